@@ -1,0 +1,26 @@
+/**
+ * The seam between the crawler and its scheduler. A policy is a pure function: given plain
+ * per-site statistics and the history of pulls, it names the site to crawl next. It never
+ * sees the network or the database, so every policy is tested on hand-made numbers.
+ */
+export interface Arm {
+  id: number;
+  /** Pages pulled so far, in-flight ones included (t(i)). */
+  pulls: number;
+  /** Sum of rewards of completed pulls (s(i)). */
+  rewardSum: number;
+  /** Largest single-page reward seen on this site. */
+  rewardMax: number;
+  /** The site still has a page to fetch and may be chosen now. */
+  open: boolean;
+  group: string | null;
+}
+
+export interface PickInput {
+  arms: readonly Arm[];
+  /** Site ids in pull order (completed pulls in crawl order, then in-flight ones in pick order). */
+  history: readonly number[];
+}
+
+/** Returns the id of an open arm, or null when none is open. */
+export type Policy = (input: PickInput) => number | null;

@@ -1,0 +1,46 @@
+import { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { formatSetting, isSettingKey, parseSetting, readSettings, settingKeys, writeSetting } from '../store/settings.js';
+import { isTty, printJson, withDb } from './context.js';
+import { formatTable } from './table.js';
+
+// Changing these after pages were fetched would silently split one site's links in two.
+const FROZEN_AFTER_CRAWL = new Set(['scope', 'normalize']);
+
+export function configCommand(): Command {
+  const config = new Command('config').description(`crawler settings: ${settingKeys.join(', ')}`);
+
+  config
+    .command('get [key]')
+    .description('print one setting, or all of them')
+    .option('--json', 'print JSON')
+    .action(async (key: string | undefined, opts: { json?: boolean }, cmd: Command) => {
+      if (key !== undefined && !isSettingKey(key)) throw new UsageError(`unknown setting '${key}' (known: ${settingKeys.join(', ')})`);
+      await withDb(cmd, (db) => {
+        const s = readSettings(db);
+        if (key !== undefined) {
+          process.stdout.write(opts.json ? JSON.stringify(s[key]) + '\n' : formatSetting(s[key]) + '\n');
+        } else if (opts.json) {
+          printJson(s);
+        } else {
+          process.stdout.write(formatTable(['key', 'value'], settingKeys.map((k) => [k, formatSetting(s[k])]), isTty()));
+        }
+      });
+    });
+
+  config
+    .command('set <key> <value>')
+    .description("change a setting ('budget none' removes the budget)")
+    .action(async (key: string, value: string, _opts: unknown, cmd: Command) => {
+      if (!isSettingKey(key)) throw new UsageError(`unknown setting '${key}' (known: ${settingKeys.join(', ')})`);
+      const parsed = parseSetting(key, value);
+      await withDb(cmd, (db) => {
+        const fetched = db.prepare('SELECT count(*) FROM fetches').pluck().get() as number;
+        if (FROZEN_AFTER_CRAWL.has(key) && fetched > 0 && readSettings(db)[key] !== parsed) {
+          throw new UsageError(`${key} cannot change after the crawl has started (${fetched} pages fetched); use a new database`);
+        }
+        writeSetting(db, key, parsed);
+      });
+    });
+  return config;
+}

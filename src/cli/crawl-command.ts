@@ -1,0 +1,155 @@
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { BeebotError, UsageError } from '../errors.js';
+import { roundRobin } from '../bandit/round-robin.js';
+import { crawl, type CrawlSummary, type PullEvent } from '../crawl/crawler.js';
+import { parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
+import { dbPath, withDb } from './context.js';
+
+interface CrawlFlags {
+  budget?: string;
+  policy?: string;
+  quantum?: string;
+  maxLevel?: string;
+  concurrency?: string;
+  delay?: string;
+  proxy?: string;
+  resolve: string[];
+  userAgent?: string;
+}
+
+export function crawlCommand(): Command {
+  return new Command('crawl')
+    .description('crawl the sites breadth-first until the budget is spent or every site is exhausted; Ctrl-C stops, a rerun resumes')
+    .option('--budget <pages>', "total pages for this database, saved ('none' = until every site is exhausted)")
+    .addOption(new Option('--policy <name>', 'site scheduler, saved').choices(['round-robin']))
+    .option('--quantum <pages>', 'pages per site per turn (round-robin), saved')
+    .option('--max-level <n>', 'deepest level fetched (start page = 0)')
+    .option('--concurrency <n>', 'pages fetched at once (one per site at a time)')
+    .option('--delay <ms>', 'minimum milliseconds between two requests to one host')
+    .option('--proxy <url>', 'send every request through this HTTP proxy')
+    .option('--resolve <host:port:addr>', 'connect to addr for host, like curl (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
+    .option('--user-agent <s>', 'User-Agent header')
+    .action(async (flags: CrawlFlags, cmd: Command) => {
+      const resolve = parseResolve(flags.resolve);
+      if (flags.proxy !== undefined && !/^https?:\/\/[^/]+/i.test(flags.proxy)) throw new UsageError(`--proxy must be an http(s) URL, got '${flags.proxy}'`);
+      const run = {
+        'max-level': flags.maxLevel,
+        concurrency: flags.concurrency,
+        delay: flags.delay,
+        'user-agent': flags.userAgent,
+      };
+      const saved = { budget: flags.budget, policy: flags.policy, quantum: flags.quantum };
+      const check = (o: Record<string, string | undefined>) =>
+        Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, parseSetting(k as keyof Settings, v!)] as const);
+      const runValues = check(run);
+      const savedValues = check(saved);
+
+      const release = lock(dbPath(cmd));
+      try {
+        await withDb(cmd, async (db) => {
+          for (const [k, v] of savedValues) writeSetting(db, k as keyof Settings, v);
+          const settings = { ...readSettings(db), ...Object.fromEntries(runValues) } as Settings;
+          if ((db.prepare('SELECT count(*) FROM sites').pluck().get() as number) === 0) {
+            throw new UsageError("no sites to crawl: add some with 'beebot seeds add <url>'");
+          }
+          const summary = await interruptible((signal) =>
+            crawl(db, { settings, policy: roundRobin(settings.quantum), resolve, proxy: flags.proxy ?? null, signal, onPull: progress() }),
+          );
+          process.stdout.write(formatSummary(summary));
+          if (summary.reason === 'interrupted') process.exitCode = 130;
+        });
+      } finally {
+        release();
+      }
+    });
+}
+
+/** curl-style host:port:addr (the port is accepted for curl compatibility; every port of host maps). */
+export function parseResolve(values: string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const v of values) {
+    const m = /^([^:\s]+):(\d+|\*):(\[[0-9a-fA-F:.]+\]|[0-9.]+)$/.exec(v.trim());
+    if (!m) throw new UsageError(`--resolve wants host:port:address, got '${v}'`);
+    map.set(m[1]!.toLowerCase(), m[3]!.replace(/^\[|\]$/g, ''));
+  }
+  return map;
+}
+
+/** First Ctrl-C (or SIGTERM): stop taking pages, abandon in-flight ones, commit, summarise. Second: quit now. */
+async function interruptible<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctl = new AbortController();
+  const onSignal = () => {
+    if (ctl.signal.aborted) process.exit(130);
+    process.stderr.write('\nstopping: pages in flight are dropped and fetched again on resume (Ctrl-C again to quit at once)\n');
+    ctl.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await fn(ctl.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** One line per page when piped; a single refreshing line on a terminal. */
+function progress(): (e: PullEvent) => void {
+  const tty = Boolean(process.stderr.isTTY);
+  return (e) => {
+    const what = e.status === 'done' ? `+${e.reward} ext` : e.error ? `${e.status}: ${e.error}` : e.status;
+    const who = e.site.short ?? `site ${e.site.id}`;
+    if (tty) {
+      const line = `[${e.totalPulls}] ${who} L${e.level} ${what} ${e.url}`;
+      process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 100) - 1)}`);
+    } else {
+      process.stderr.write(`${e.totalPulls}\t${who}\t${e.level}\t${e.httpStatus ?? '-'}\t${what}\t${e.url}\n`);
+    }
+  };
+}
+
+export function formatSummary(s: CrawlSummary): string {
+  const why = { budget: 'budget reached', exhausted: 'every site exhausted', interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
+  const rate = s.seconds > 0 ? (s.pulls / s.seconds).toFixed(1) : '0';
+  return [
+    `${process.stderr.isTTY ? '\n' : ''}stopped: ${why}`,
+    `this run: ${s.pulls} pages, ${s.reward} new external links, ${s.seconds.toFixed(1)} s, ${rate} pages/s`,
+    `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}`,
+    '',
+  ].join('\n');
+}
+
+/** One crawl per database at a time: a second one would fetch the same pages. */
+function lock(db: string): () => void {
+  const file = `${db}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          unlinkSync(file);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EEXIST') throw new BeebotError(`cannot create lock file ${file}`);
+      const pid = Number(readFileSync(file, 'utf8'));
+      if (pid && alive(pid)) throw new BeebotError(`another crawl (pid ${pid}) is running on ${db}`);
+      unlinkSync(file); // left by a killed crawl
+    }
+  }
+  throw new BeebotError(`cannot lock ${db}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
+  }
+}

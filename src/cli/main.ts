@@ -1,0 +1,50 @@
+import { Command, CommanderError, Option } from 'commander';
+import { BeebotError } from '../errors.js';
+import { VERSION } from '../store/settings.js';
+import { configCommand } from './config-command.js';
+import { crawlCommand } from './crawl-command.js';
+import { exportCommand } from './export-command.js';
+import { seedsCommand } from './seeds-command.js';
+import { statusCommand } from './status-command.js';
+
+/** Build the whole command tree. Each command: read arguments, call the core, print. */
+export function program(): Command {
+  const p = new Command('beebot')
+    .description('Adaptive crawler that collects the external links of a set of websites')
+    .version(VERSION)
+    .addOption(new Option('--db <file>', 'database file').env('BEEBOT_DB').default('./beebot.db'))
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, exportCommand]) {
+    p.addCommand(make());
+  }
+  // Subcommands inherit: commander errors become exceptions, mapped to exit codes below.
+  const override = (c: Command): void => {
+    c.exitOverride();
+    c.commands.forEach(override);
+  };
+  override(p);
+  return p;
+}
+
+/** The one place errors become exit codes: 0 ok, 1 failure, 2 usage. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await program().parseAsync(argv);
+    return Number(process.exitCode ?? 0);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // help and version print and exit 0; every other commander error is a usage error
+      // whose message commander has already printed.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof BeebotError) {
+      process.stderr.write(`beebot: ${err.message}\n`);
+      return err.exitCode;
+    }
+    const e = err as Error;
+    process.stderr.write(`beebot: unexpected error: ${e?.message ?? String(err)}\n`);
+    if (process.env.BEEBOT_DEBUG) process.stderr.write(`${e?.stack}\n`);
+    return 1;
+  }
+}

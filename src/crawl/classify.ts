@@ -1,0 +1,29 @@
+import { fetchUrl, resolveHref, urlKey, type NormalizeMode } from './url.js';
+import { siteIdentity, type Scope } from './scope.js';
+
+export type BadReason = 'empty' | 'javascript' | 'mailto' | 'tel' | 'data' | 'unparseable' | 'unsupported-scheme';
+export type Classified =
+  | { kind: 'internal'; url: string; key: string }
+  | { kind: 'external'; url: string; key: string }
+  | { kind: 'bad'; raw: string; reason: BadReason };
+export interface SiteScope { identity: string; scope: Scope; mode: NormalizeMode }
+
+// The WHATWG parser strips leading/trailing C0 controls and spaces and removes tab/LF/CR
+// anywhere, so '\x01java\nscript:' is a javascript: URL to a browser; check the same string.
+const SCHEME_NOISE = /^[\x00-\x20]+|[\t\n\r]/g;
+const BAD_SCHEME = /^(javascript|mailto|tel|data):/i;
+
+/** THE one place that decides whether a link (raw href from a page) is internal, external or bad. */
+export function classifyLink(href: string, base: string, site: SiteScope): Classified {
+  const trimmed = href.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, ''); // HTML's ASCII whitespace
+  if (trimmed === '') return { kind: 'bad', raw: href, reason: 'empty' };
+  const scheme = BAD_SCHEME.exec(trimmed.replace(SCHEME_NOISE, ''));
+  if (scheme) return { kind: 'bad', raw: href, reason: scheme[1].toLowerCase() as BadReason };
+  const u = resolveHref(trimmed, base);
+  if (!u) return { kind: 'bad', raw: href, reason: 'unparseable' };
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    return { kind: 'bad', raw: href, reason: 'unsupported-scheme' };
+  }
+  const kind = siteIdentity(u.hostname, site.scope) === site.identity ? 'internal' : 'external';
+  return { kind, url: fetchUrl(u), key: urlKey(u, site.mode) };
+}

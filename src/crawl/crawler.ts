@@ -1,0 +1,222 @@
+import type { Arm, Policy } from '../bandit/policy.js';
+import type { Db } from '../store/db.js';
+import { PullWriter, type PullResult } from '../store/commit.js';
+import { Frontier, type FrontierPage } from '../store/frontier.js';
+import type { Settings } from '../store/settings.js';
+import { listSites, type Site } from '../store/sites.js';
+import { analysePage, looksLikeHtml } from './analyse.js';
+import type { SiteScope } from './classify.js';
+import { fetchPage, type FetchContext } from './fetch-page.js';
+import { HostGate } from './host-gate.js';
+import { createDispatcher, isHtmlType, type HttpOptions } from './http.js';
+import { siteIdentity } from './scope.js';
+import { urlKey } from './url.js';
+
+export interface CrawlOptions {
+  settings: Settings;
+  policy: Policy;
+  resolve: ReadonlyMap<string, string>;
+  proxy: string | null;
+  signal: AbortSignal;
+  onPull?: (e: PullEvent) => void;
+}
+
+export interface PullEvent {
+  seq: number;
+  site: Site;
+  url: string;
+  level: number;
+  status: PullResult['status'];
+  httpStatus: number | null;
+  error: string | null;
+  reward: number;
+  totalPulls: number;
+}
+
+export type StopReason = 'budget' | 'exhausted' | 'interrupted';
+
+export interface CrawlSummary {
+  reason: StopReason;
+  pulls: number; // this run
+  reward: number; // external links newly stored this run
+  totalPulls: number;
+  budget: number | null;
+  seconds: number;
+}
+
+/**
+ * The crawl loop: C workers, each asks the policy for a site when it is free, fetches that
+ * site's next breadth-first page, and commits everything the page gave in one transaction.
+ * All state lives in the database, so a rerun continues where a stopped or killed run left off.
+ */
+export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
+  const started = Date.now();
+  const s = o.settings;
+  const sites = new Map(listSites(db).map((x) => [x.id, x]));
+  const scopes = new Map<number, SiteScope>(
+    [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
+  );
+  const frontier = new Frontier(db);
+  const writer = new PullWriter(db);
+  const http: HttpOptions = {
+    userAgent: s['user-agent'],
+    connectTimeout: s['connect-timeout'],
+    headersTimeout: s['headers-timeout'],
+    bodyTimeout: s['body-timeout'],
+    maxBytes: s['max-bytes'],
+    resolve: o.resolve,
+    proxy: o.proxy,
+  };
+  const dispatcher = createDispatcher(http);
+  const gate = new HostGate(s.delay);
+
+  const history = (db.prepare('SELECT site_id FROM fetches ORDER BY seq').pluck().all() as number[]);
+  let totalPulls = history.length;
+  const inFlight = new Map<number, number>(); // site id → page id (one page per site at a time)
+  const inFlightOrder: number[] = [];
+  const nextPage = new Map<number, FrontierPage | undefined>();
+  const pageFor = (id: number) => {
+    if (!nextPage.has(id)) nextPage.set(id, frontier.nextPage(id, s['max-level']));
+    return nextPage.get(id);
+  };
+  let runPulls = 0;
+  let runReward = 0;
+  let reason: StopReason = 'exhausted';
+  const waiters: (() => void)[] = [];
+  const wake = () => waiters.splice(0).forEach((r) => r());
+  o.signal.addEventListener('abort', wake, { once: true });
+
+  const arms = (): Arm[] =>
+    [...sites.values()].map((x) => ({
+      id: x.id,
+      pulls: x.pulls + (inFlight.has(x.id) ? 1 : 0),
+      rewardSum: x.rewardSum,
+      rewardMax: x.rewardMax,
+      open: x.unavailable === null && !inFlight.has(x.id) && pageFor(x.id) !== undefined,
+      group: x.group,
+    }));
+
+  const pull = async (page: FrontierPage): Promise<void> => {
+    const site = sites.get(page.siteId)!;
+    const scope = scopes.get(page.siteId)!;
+    const t0 = performance.now();
+    const signal = AbortSignal.any([o.signal, AbortSignal.timeout(s['page-timeout'])]);
+    const ctx: FetchContext = { dispatcher, http, gate, site: scope, maxRedirects: s['max-redirects'], signal };
+    let result: PullResult;
+    try {
+      result = toPullResult(page, await fetchPage(page.url, ctx), scope, s);
+    } catch (err) {
+      if (o.signal.aborted) return; // abandoned: the page stays queued and is fetched again on resume
+      if (signal.aborted) {
+        result = failed(page, 'page-timeout');
+      } else {
+        throw err;
+      }
+    }
+    result.ms = performance.now() - t0;
+    if (page.level === 0 && result.unavailable === null) result.unavailable = startPageProblem(result);
+    const { seq, reward } = writer.commit(result);
+    site.pulls++;
+    site.rewardSum += reward;
+    site.rewardMax = Math.max(site.rewardMax, reward);
+    if (result.unavailable) site.unavailable = result.unavailable;
+    history.push(site.id);
+    totalPulls++;
+    runPulls++;
+    runReward += reward;
+    nextPage.delete(site.id);
+    o.onPull?.({
+      seq, site, url: page.url, level: page.level, status: result.status, httpStatus: result.httpStatus,
+      error: result.error ?? result.unavailable, reward, totalPulls,
+    });
+  };
+
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      if (o.signal.aborted) return void (reason = 'interrupted');
+      if (s.budget !== null && totalPulls + inFlight.size >= s.budget) {
+        if (inFlight.size === 0) reason = 'budget';
+        return;
+      }
+      const id = o.policy({ arms: arms(), history: [...history, ...inFlightOrder] });
+      if (id === null) {
+        if (inFlight.size === 0) return; // nothing open and nothing pending: every site is exhausted
+        await new Promise<void>((r) => waiters.push(r));
+        continue;
+      }
+      const page = pageFor(id);
+      if (!page || inFlight.has(id)) throw new Error(`policy chose site ${id}, which is not open`);
+      inFlight.set(id, page.id);
+      inFlightOrder.push(id);
+      try {
+        await pull(page);
+      } finally {
+        inFlight.delete(id);
+        inFlightOrder.splice(inFlightOrder.indexOf(id), 1);
+        nextPage.delete(id);
+        wake();
+      }
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, s.concurrency) }, worker));
+  } finally {
+    wake();
+    await dispatcher.close().catch(() => undefined);
+  }
+  if (o.signal.aborted) reason = 'interrupted';
+  else if (s.budget !== null && totalPulls >= s.budget) reason = 'budget';
+  return { reason, pulls: runPulls, reward: runReward, totalPulls, budget: s.budget, seconds: (Date.now() - started) / 1000 };
+}
+
+function failed(page: FrontierPage, error: string): PullResult {
+  return {
+    page, final: null, status: 'error', httpStatus: null, contentType: null, bytes: null, encoding: null,
+    encodingSource: null, error, hops: [], links: { internal: [], external: [], bad: [] }, ms: 0, unavailable: null,
+  };
+}
+
+/** Turn what the network gave into what the store keeps (pure). */
+export function toPullResult(page: FrontierPage, f: Awaited<ReturnType<typeof fetchPage>>, scope: SiteScope, s: Settings): PullResult {
+  const r = failed(page, f.error ?? '');
+  r.error = f.error;
+  r.hops = f.hops;
+  const res = f.response;
+  if (f.finalUrl !== page.url) {
+    const key = urlKey(new URL(f.finalUrl), scope.mode);
+    if (key !== urlKey(new URL(page.url), scope.mode)) r.final = { url: f.finalUrl, key };
+  }
+  if (!res) return r;
+  r.httpStatus = res.status;
+  r.contentType = res.contentType;
+  r.bytes = res.body?.length ?? res.contentLength;
+  if (f.offsite) {
+    r.status = 'redirect';
+    r.links.external.push({ url: f.offsite.url, key: f.offsite.key, anchor: '', rel: '', tag: 'redirect' });
+    return r;
+  }
+  if (res.status < 200 || res.status >= 300) {
+    r.error = `HTTP ${res.status}`;
+    return r;
+  }
+  const html = res.body !== null && (isHtmlType(res.contentType) || (res.contentType === null && looksLikeHtml(res.body)));
+  if (!html) {
+    r.status = 'not-html';
+    return r;
+  }
+  const a = analysePage(res.body!, f.finalUrl, res.contentType, scope, s['default-encoding']);
+  r.status = 'done';
+  r.encoding = a.decoded.encoding;
+  r.encodingSource = a.decoded.source;
+  r.links = a.links;
+  return r;
+}
+
+/** Why a site's start page makes the site Not Available, or null when it is fine. */
+function startPageProblem(r: PullResult): string | null {
+  if (r.status === 'done') return null;
+  if (r.status === 'redirect') return `start page redirects off-site to ${r.links.external[0]?.url}`;
+  if (r.status === 'not-html') return `start page is not HTML (${r.contentType ?? 'no Content-Type'})`;
+  return `start page failed: ${r.error ?? 'unknown error'}`;
+}

@@ -1,0 +1,118 @@
+import { Parser } from 'htmlparser2';
+
+export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
+export interface RawLink { href: string; tag: LinkTag; text: string; rel: string }
+export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null }
+
+// Text here is not page text. Template content is inert (not in document.links), so its links are
+// skipped too. <noscript> text IS kept: a crawler runs no scripts, so it sees that content.
+const HIDDEN = new Set(['script', 'style', 'template']);
+// Elements that break a line when rendered: '<a><div>Title</div><div>Sub</div></a>' reads
+// 'Title Sub', not 'TitleSub' (textContent would glue the words).
+const BREAKS = new Set([
+  'br', 'p', 'div', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'table', 'tr', 'td', 'th', 'section', 'article', 'header', 'footer', 'nav', 'aside', 'main',
+  'figure', 'figcaption', 'blockquote', 'pre', 'hr', 'address', 'details', 'summary',
+]);
+
+/**
+ * Collect a[href], area[href], frame[src], iframe[src] in document order, the first <base href>
+ * and the first <meta http-equiv=refresh> target, in one streaming pass (no DOM).
+ */
+export function extractLinks(html: string, opts: { maxText?: number } = {}): Extracted {
+  const maxText = opts.maxText ?? 300;
+  const links: RawLink[] = [];
+  let base: string | null = null;
+  let refresh: string | null = null;
+  let hidden = 0; // depth inside HIDDEN elements
+  let anchor: { link: RawLink | null; text: string; alt: string } | null = null;
+
+  // Whitespace is collapsed as text arrives, and appending stops past the cap, so an unclosed
+  // <a> costs at most maxText characters.
+  const append = (buf: string, chunk: string): string =>
+    buf.length > maxText ? buf : (buf + chunk).replace(/\s+/g, ' ').replace(/^ /, '').slice(0, maxText + 1);
+
+  const endAnchor = (): void => {
+    if (anchor?.link) anchor.link.text = cap(anchor.text.trim() || anchor.alt.trim(), maxText);
+    anchor = null;
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (HIDDEN.has(name)) hidden++;
+        if (hidden > 0) return;
+        if (anchor && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
+        switch (name) {
+          case 'a': {
+            endAnchor(); // <a> never nests: a new one ends the previous, as the HTML parser does
+            const link = attrs.href === undefined ? null : { href: attrs.href, tag: name, text: '', rel: relOf(attrs.rel) };
+            if (link) links.push(link);
+            anchor = { link, text: '', alt: '' };
+            break;
+          }
+          case 'area':
+            if (attrs.href !== undefined) {
+              links.push({ href: attrs.href, tag: name, text: cap(append('', attrs.alt ?? '').trim(), maxText), rel: relOf(attrs.rel) });
+            }
+            break;
+          case 'frame':
+          case 'iframe':
+            if (attrs.src !== undefined) links.push({ href: attrs.src, tag: name, text: '', rel: '' });
+            break;
+          case 'img':
+            if (anchor && attrs.alt) anchor.alt = append(anchor.alt, ` ${attrs.alt}`);
+            break;
+          case 'base':
+            if (base === null && attrs.href !== undefined) base = attrs.href;
+            break;
+          case 'meta':
+            if (refresh === null && attrs['http-equiv']?.trim().toLowerCase() === 'refresh') {
+              refresh = refreshTarget(attrs.content ?? '');
+            }
+            break;
+        }
+      },
+      ontext(text) {
+        if (anchor && hidden === 0) anchor.text = append(anchor.text, text);
+      },
+      onclosetag(name) {
+        if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
+        else if (name === 'a' && hidden === 0) endAnchor();
+        else if (anchor && hidden === 0 && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  endAnchor();
+  return { base, links, refresh };
+}
+
+function relOf(rel: string | undefined): string {
+  return (rel ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** Cut to max characters without leaving half a surrogate pair. */
+function cap(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let out = s.slice(0, max);
+  if (/[\uD800-\uDBFF]$/.test(out)) out = out.slice(0, -1);
+  return out.trimEnd();
+}
+
+/**
+ * The URL of a refresh content value ("5; url='x'", "0;URL=x", "3, x") by the HTML spec's shared
+ * declarative refresh steps: a time must come first ("url=x" alone does nothing in browsers).
+ * Null when there is no URL.
+ */
+function refreshTarget(content: string): string | null {
+  const m = /^\s*[\d.]+(?:(?=[;,\s])\s*[;,]?\s*(?:url\s*=\s*)?(.*))?$/is.exec(content);
+  let url = m?.[1]?.trim() ?? '';
+  const q = url[0];
+  if (q === '"' || q === "'") {
+    const end = url.indexOf(q, 1);
+    url = url.slice(1, end < 0 ? undefined : end).trim();
+  }
+  return url === '' ? null : url;
+}

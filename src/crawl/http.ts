@@ -1,0 +1,168 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+
+/** One HTTP request's answer. `body` is null when it was not read (not a type we parse). */
+export interface HttpResponse {
+  status: number;
+  contentType: string | null;
+  location: string | null;
+  contentLength: number | null;
+  body: Buffer | null;
+}
+
+export interface HttpOptions {
+  userAgent: string;
+  connectTimeout: number;
+  headersTimeout: number;
+  bodyTimeout: number;
+  maxBytes: number;
+  /** host → address, curl's --resolve */
+  resolve: ReadonlyMap<string, string>;
+  proxy: string | null;
+}
+
+/** A failed request, with a short stable reason recorded in the fetch log. */
+export class FetchError extends Error {
+  constructor(readonly reason: string, detail?: string) {
+    super(detail ? `${reason}: ${detail}` : reason);
+  }
+}
+
+export function createDispatcher(o: HttpOptions): Dispatcher {
+  // Node 20 calls lookup with {all: true}: answer an array.
+  const lookup = (host: string, opts: object, cb: (e: Error | null, a: LookupAddress[] | string, f?: number) => void) => {
+    const fixed = o.resolve.get(host.toLowerCase());
+    if (fixed) {
+      const family = fixed.includes(':') ? 6 : 4;
+      if ((opts as { all?: boolean }).all) return cb(null, [{ address: fixed, family }]);
+      return cb(null, fixed, family);
+    }
+    dnsLookup(host, opts, cb as never);
+  };
+  const agentOpts = {
+    connect: { timeout: o.connectTimeout, lookup: lookup as never },
+    headersTimeout: o.headersTimeout,
+    bodyTimeout: o.bodyTimeout,
+    connections: 2,
+  };
+  return o.proxy ? new ProxyAgent({ uri: o.proxy, proxyTunnel: false, ...agentOpts }) : new Agent(agentOpts);
+}
+
+const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
+
+export function isHtmlType(contentType: string | null): boolean {
+  const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return HTML_TYPES.includes(mime);
+}
+
+/**
+ * GET one URL without following redirects (the caller records each hop). The body is read only
+ * for HTML (or a missing Content-Type, which we sniff later), capped at maxBytes both on the wire
+ * and after decompression.
+ */
+export async function httpGet(dispatcher: Dispatcher, url: string, o: HttpOptions, signal: AbortSignal): Promise<HttpResponse> {
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(url, {
+      dispatcher,
+      method: 'GET',
+      signal,
+      headers: {
+        'user-agent': o.userAgent,
+        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+        'accept-encoding': 'gzip, deflate, br',
+      },
+    });
+  } catch (err) {
+    throw toFetchError(err, signal);
+  }
+  const header = (name: string): string | null => {
+    const v = res.headers[name];
+    return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+  };
+  const contentType = header('content-type');
+  const lengthHeader = header('content-length');
+  const contentLength = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
+  const out: HttpResponse = { status: res.statusCode, contentType, location: header('location'), contentLength, body: null };
+
+  const wanted = res.statusCode >= 200 && res.statusCode < 300 && (contentType === null || isHtmlType(contentType));
+  if (!wanted) {
+    await res.body.dump().catch(() => undefined);
+    return out;
+  }
+  if (contentLength !== null && contentLength > o.maxBytes) {
+    res.body.destroy();
+    throw new FetchError('too-large', `Content-Length ${contentLength} exceeds ${o.maxBytes} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > o.maxBytes) {
+        res.body.destroy();
+        throw new FetchError('too-large', `body exceeds ${o.maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    throw toFetchError(err, signal);
+  }
+  out.body = await decompress(Buffer.concat(chunks, size), header('content-encoding'), o.maxBytes);
+  return out;
+}
+
+const gunzip = promisify(zlib.gunzip);
+const inflate = promisify(zlib.inflate);
+const inflateRaw = promisify(zlib.inflateRaw);
+const brotli = promisify(zlib.brotliDecompress);
+
+async function decompress(raw: Buffer, encoding: string | null, maxBytes: number): Promise<Buffer> {
+  const enc = (encoding ?? '').trim().toLowerCase();
+  const opts = { maxOutputLength: maxBytes };
+  try {
+    if (enc === 'gzip' || enc === 'x-gzip') return await gunzip(raw, opts);
+    if (enc === 'br') return await brotli(raw, opts);
+    if (enc === 'deflate') {
+      // Servers send both zlib-wrapped and raw deflate under this name.
+      return await inflate(raw, opts).catch(() => inflateRaw(raw, opts));
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new FetchError('too-large', `decompressed body exceeds ${maxBytes} bytes`);
+    }
+    throw new FetchError('bad-encoding', `cannot decode ${enc} body`);
+  }
+  return raw;
+}
+
+const reasons: Record<string, string> = {
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  UND_ERR_CONNECT_TIMEOUT: 'connect-timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'headers-timeout',
+  UND_ERR_BODY_TIMEOUT: 'body-timeout',
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'too-large',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+};
+
+function toFetchError(err: unknown, signal: AbortSignal): unknown {
+  if (err instanceof FetchError) return err;
+  if (signal.aborted) {
+    const why = signal.reason as { name?: string } | undefined;
+    return why?.name === 'TimeoutError' ? new FetchError('page-timeout') : new FetchError('aborted');
+  }
+  const e = err as { code?: string; cause?: { code?: string }; message?: string };
+  const code = e.code ?? e.cause?.code ?? '';
+  if (reasons[code]) return new FetchError(reasons[code]!, e.message);
+  if (code.startsWith('ERR_TLS') || code.includes('CERT') || /SSL|TLS/.test(code)) return new FetchError('tls', e.message);
+  if (code === 'ERR_INVALID_URL' || code === 'UND_ERR_INVALID_ARG') return new FetchError('invalid-url', e.message);
+  return new FetchError('network', e.message ?? String(err));
+}

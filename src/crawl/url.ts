@@ -1,0 +1,61 @@
+export type NormalizeMode = 'standard' | 'paper';
+
+/** Resolve href against base with the WHATWG parser (Node's URL) and drop the fragment; null if unparseable. */
+export function resolveHref(href: string, base: string): URL | null {
+  let u: URL;
+  try {
+    u = new URL(href, base);
+  } catch {
+    return null;
+  }
+  u.hash = '';
+  return u;
+}
+
+/** The fetch spelling: href without the fragment. */
+export function fetchUrl(u: URL): string {
+  // '#' is percent-encoded everywhere before the fragment, so the first one starts it.
+  const i = u.href.indexOf('#');
+  return i < 0 ? u.href : u.href.slice(0, i);
+}
+
+/**
+ * The stored identity (dedup key).
+ * - 'standard': fetchUrl(u) — WHATWG already lowercased scheme/host and dropped the default port;
+ *   path and query keep their case.
+ * - 'paper' (the 2012 article's rule): the whole URL lowercased, and ONE trailing '/' removed from
+ *   the path, the root included: 'http://h/' → 'http://h', 'http://h/a/?q=1' → 'http://h/a?q=1',
+ *   'http://h//' → 'http://h/'. The slash is taken from the path, never from the query, so
+ *   '?next=/' keeps its value. The result is a key, not necessarily a fetchable spelling.
+ */
+export function urlKey(u: URL, mode: NormalizeMode): string {
+  const s = fetchUrl(u);
+  if (mode === 'standard') return s;
+  // '?' is percent-encoded in userinfo and path, so the first one starts the query.
+  const q = s.indexOf('?');
+  const head = q < 0 ? s : s.slice(0, q);
+  const tail = q < 0 ? '' : s.slice(q);
+  return ((head.endsWith('/') ? head.slice(0, -1) : head) + tail).toLowerCase();
+}
+
+/**
+ * Parse a seed as a user types it: 'spbu.ru', 'www.spbu.ru/path', 'localhost:8080',
+ * '//spbu.ru', 'http://x', 'https://x'. Without a scheme it means https. Returns null unless the
+ * result is an http(s) URL with a host. The fragment is dropped.
+ */
+export function parseSeedUrl(input: string): URL | null {
+  const s = input.trim();
+  if (s === '') return null;
+  // 'host:8080/...' looks like a scheme; a real scheme is not followed by a bare port number.
+  const hasScheme = /^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))/i.test(s);
+  const full = hasScheme ? s : s.startsWith('//') ? `https:${s}` : `https://${s}`;
+  let u: URL;
+  try {
+    u = new URL(full);
+  } catch {
+    return null;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '') return null;
+  u.hash = '';
+  return u;
+}

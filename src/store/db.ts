@@ -1,0 +1,59 @@
+import Database from 'better-sqlite3';
+import { BeebotError } from '../errors.js';
+import { migrations } from './schema.js';
+
+export type Db = Database.Database;
+
+/**
+ * Open (creating if needed) a beebot database. WAL lets `status`/`export` read while a crawl
+ * writes; synchronous=NORMAL keeps every committed page across a killed process.
+ */
+export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+    db.pragma('busy_timeout = 5000');
+    if (!opts.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    migrate(db, file);
+  } catch (err) {
+    throw dbError(err, file);
+  }
+  return db;
+}
+
+function migrate(db: Db, file: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > migrations.length) {
+    throw new BeebotError(`${file} was written by a newer beebot (schema ${version}); upgrade beebot`);
+  }
+  if (version === 0) {
+    // A non-empty file without our version is someone else's database: don't touch it.
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
+    if (tables.n > 0) throw new BeebotError(`${file} is not a beebot database`);
+  }
+  for (let v = version; v < migrations.length; v++) {
+    db.transaction(() => {
+      db.exec(migrations[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** Map SQLite failures to one readable line; anything else passes through. */
+export function dbError(err: unknown, file: string): unknown {
+  const code = (err as { code?: string })?.code ?? '';
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return new BeebotError(`database ${file} is locked by another process; try again when it is done`);
+  }
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
+    return new BeebotError(`${file} is not a beebot database or is corrupt`);
+  }
+  if (code === 'SQLITE_CANTOPEN') return new BeebotError(`cannot open database ${file}`);
+  if (code === 'SQLITE_READONLY') return new BeebotError(`database ${file} is read-only`);
+  if (code === 'SQLITE_FULL') return new BeebotError(`disk full while writing ${file}`);
+  return err;
+}

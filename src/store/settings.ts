@@ -1,0 +1,109 @@
+import { UsageError } from '../errors.js';
+import type { Db } from './db.js';
+
+/** The crawler settings table: every key, its default and how a value is checked. */
+export interface Settings {
+  'max-level': number;
+  scope: 'host' | 'domain';
+  normalize: 'standard' | 'paper';
+  'user-agent': string;
+  delay: number; // ms between two requests to one host
+  concurrency: number;
+  'connect-timeout': number; // ms
+  'headers-timeout': number; // ms
+  'body-timeout': number; // ms between two body chunks
+  'page-timeout': number; // ms for a whole page, redirects included
+  'max-bytes': number; // body cap, also after decompression
+  'max-redirects': number;
+  'default-encoding': string; // when a page declares nothing and the bytes can't tell
+  budget: number | null; // total pages for this database; null = until every site is exhausted
+  policy: string;
+  quantum: number;
+}
+
+export const VERSION = '0.1.0';
+
+export const defaults: Settings = {
+  'max-level': 5,
+  scope: 'host',
+  normalize: 'standard',
+  'user-agent': `beebot/${VERSION} (+https://example.org/beebot; contact: set with 'beebot config set user-agent')`,
+  delay: 250,
+  concurrency: 4,
+  'connect-timeout': 10_000,
+  'headers-timeout': 15_000,
+  'body-timeout': 30_000,
+  'page-timeout': 60_000,
+  'max-bytes': 10 * 1024 * 1024,
+  'max-redirects': 10,
+  'default-encoding': 'windows-1252',
+  budget: null,
+  policy: 'round-robin',
+  quantum: 10,
+};
+
+export type SettingKey = keyof Settings;
+
+const int = (min: number) => (key: string, v: string): number => {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`${key} must be an integer >= ${min}, got '${v}'`);
+  }
+  return n;
+};
+const oneOf = <T extends string>(...allowed: T[]) => (key: string, v: string): T => {
+  if (!(allowed as string[]).includes(v)) throw new UsageError(`${key} must be one of ${allowed.join(', ')}, got '${v}'`);
+  return v as T;
+};
+const text = (key: string, v: string): string => {
+  if (v.trim() === '') throw new UsageError(`${key} must not be empty`);
+  return v;
+};
+
+const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = {
+  'max-level': int(0),
+  scope: oneOf('host', 'domain'),
+  normalize: oneOf('standard', 'paper'),
+  'user-agent': text,
+  delay: int(0),
+  concurrency: int(1),
+  'connect-timeout': int(1),
+  'headers-timeout': int(1),
+  'body-timeout': int(1),
+  'page-timeout': int(1),
+  'max-bytes': int(1),
+  'max-redirects': int(0),
+  'default-encoding': text,
+  budget: (key, v) => (v === 'none' ? null : int(1)(key, v)),
+  policy: oneOf('round-robin'),
+  quantum: int(1),
+};
+
+export const settingKeys = Object.keys(defaults) as SettingKey[];
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.prototype.hasOwnProperty.call(defaults, key);
+}
+
+/** Parse a user-given value for a key; throws UsageError with the rule when it doesn't fit. */
+export function parseSetting<K extends SettingKey>(key: K, value: string): Settings[K] {
+  return parsers[key](key, value);
+}
+
+export function formatSetting(value: unknown): string {
+  return value === null ? 'none' : String(value);
+}
+
+export function readSettings(db: Db): Settings {
+  const rows = db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
+  const out: Record<string, unknown> = { ...defaults };
+  for (const { key, value } of rows) if (isSettingKey(key)) out[key] = parseSetting(key, value);
+  return out as unknown as Settings;
+}
+
+export function writeSetting(db: Db, key: SettingKey, value: unknown): void {
+  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+    key,
+    formatSetting(value),
+  );
+}

@@ -1,0 +1,85 @@
+import { fetchUrl, urlKey, type NormalizeMode } from '../crawl/url.js';
+import { siteIdentity, type Scope } from '../crawl/scope.js';
+import type { Db } from './db.js';
+
+export interface SeedInput {
+  url: URL;
+  name?: string | null;
+  short?: string | null;
+  group?: string | null;
+}
+
+export interface Site {
+  id: number;
+  url: string;
+  name: string | null;
+  short: string | null;
+  group: string | null;
+  unavailable: string | null;
+  pulls: number;
+  rewardSum: number;
+  rewardMax: number;
+  deepest: number | null;
+}
+
+const siteColumns = `id, url, name, short, grp AS "group", unavailable, pulls,
+  reward_sum AS rewardSum, reward_max AS rewardMax, deepest`;
+
+export function listSites(db: Db): Site[] {
+  return db.prepare(`SELECT ${siteColumns} FROM sites ORDER BY id`).all() as Site[];
+}
+
+export function getSite(db: Db, id: number): Site | undefined {
+  return db.prepare(`SELECT ${siteColumns} FROM sites WHERE id = ?`).get(id) as Site | undefined;
+}
+
+/** The existing site a seed would duplicate (same site under the scope), if any. */
+export function findDuplicate<T extends { url: string }>(sites: readonly T[], url: URL, scope: Scope): T | undefined {
+  const identity = siteIdentity(url.hostname, scope);
+  return sites.find((s) => siteIdentity(new URL(s.url).hostname, scope) === identity);
+}
+
+/** Insert seeds and their start pages (level 0) in one transaction; returns the new ids. */
+export function insertSites(db: Db, seeds: readonly SeedInput[], mode: NormalizeMode): number[] {
+  const site = db.prepare(
+    `INSERT INTO sites (url, name, short, grp, added_at) VALUES (?, ?, ?, ?, ?)`,
+  );
+  const page = db.prepare(`INSERT INTO pages (site_id, key, url, level) VALUES (?, ?, ?, 0)`);
+  return db.transaction(() =>
+    seeds.map((s) => {
+      const id = Number(
+        site.run(fetchUrl(s.url), s.name ?? null, s.short ?? null, s.group ?? null, new Date().toISOString())
+          .lastInsertRowid,
+      );
+      page.run(id, urlKey(s.url, mode), fetchUrl(s.url));
+      return id;
+    }),
+  )();
+}
+
+/** Remove a site and, by cascade, every link and fetch recorded for it. */
+export function deleteSite(db: Db, id: number): void {
+  db.transaction(() => {
+    // found_on points across pages of the same site only; clear it first so the cascade
+    // doesn't walk SET NULL updates page by page.
+    db.prepare('UPDATE pages SET found_on = NULL WHERE site_id = ?').run(id);
+    db.prepare('DELETE FROM sites WHERE id = ?').run(id);
+  })();
+}
+
+/** Find a site by id, start URL or short name (what users type). */
+export function resolveSiteRef(db: Db, ref: string): Site | undefined {
+  const sites = listSites(db);
+  if (/^\d+$/.test(ref)) return sites.find((s) => s.id === Number(ref));
+  return sites.find((s) => s.short === ref || s.url === ref || s.url === ref + '/' || sameSeed(s.url, ref));
+}
+
+function sameSeed(siteUrl: string, ref: string): boolean {
+  try {
+    const a = new URL(siteUrl);
+    const b = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(ref) ? ref : `https://${ref}`);
+    return a.hostname.replace(/^www\./, '') === b.hostname.replace(/^www\./, '') && a.pathname === b.pathname;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,73 @@
+import type { Db } from './db.js';
+import { readSettings } from './settings.js';
+import { listSites } from './sites.js';
+
+export type SiteState = 'pending' | 'crawling' | 'exhausted' | 'not-available';
+
+/** One site's line in `beebot status` (and its stable JSON form, documented in the README). */
+export interface SiteStatus {
+  id: number;
+  short: string | null;
+  url: string;
+  group: string | null;
+  state: SiteState;
+  reason: string | null;
+  pages_fetched: number;
+  frontier: number;
+  beyond_max_level: number;
+  deepest_level: number | null;
+  internal: number;
+  external: number;
+  bad: number;
+  reward_sum: number;
+}
+
+export interface Status {
+  sites: SiteStatus[];
+  totals: { pages_fetched: number; frontier: number; internal: number; external: number; bad: number };
+  budget: number | null;
+  budget_used: number;
+  max_level: number;
+}
+
+export function readStatus(db: Db): Status {
+  const settings = readSettings(db);
+  const maxLevel = settings['max-level'];
+  const countBy = (sql: string, ...args: unknown[]) =>
+    new Map((db.prepare(sql).raw().all(...args) as [number, number][]).map(([id, n]) => [id, n]));
+  const internal = countBy('SELECT site_id, count(*) FROM pages GROUP BY site_id');
+  const external = countBy('SELECT site_id, count(*) FROM external_links GROUP BY site_id');
+  const bad = countBy('SELECT site_id, count(*) FROM bad_links GROUP BY site_id');
+  const frontier = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level <= ? GROUP BY site_id", maxLevel);
+  const beyond = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level > ? GROUP BY site_id", maxLevel);
+
+  const sites = listSites(db).map((s): SiteStatus => {
+    const left = frontier.get(s.id) ?? 0;
+    const state: SiteState = s.unavailable ? 'not-available' : s.pulls === 0 ? 'pending' : left === 0 ? 'exhausted' : 'crawling';
+    return {
+      id: s.id,
+      short: s.short,
+      url: s.url,
+      group: s.group,
+      state,
+      reason: s.unavailable,
+      pages_fetched: s.pulls,
+      frontier: s.unavailable ? 0 : left,
+      beyond_max_level: beyond.get(s.id) ?? 0,
+      deepest_level: s.deepest,
+      internal: internal.get(s.id) ?? 0,
+      external: external.get(s.id) ?? 0,
+      bad: bad.get(s.id) ?? 0,
+      reward_sum: s.rewardSum,
+    };
+  });
+  const sum = (k: keyof SiteStatus) => sites.reduce((a, s) => a + (s[k] as number), 0);
+  const used = db.prepare('SELECT count(*) FROM fetches').pluck().get() as number;
+  return {
+    sites,
+    totals: { pages_fetched: sum('pages_fetched'), frontier: sum('frontier'), internal: sum('internal'), external: sum('external'), bad: sum('bad') },
+    budget: settings.budget,
+    budget_used: used,
+    max_level: maxLevel,
+  };
+}

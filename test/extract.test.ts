@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { extractLinks } from '../src/crawl/extract.js';
+
+const links = (html: string, maxText?: number) => extractLinks(html, { maxText }).links;
+const texts = (html: string, maxText?: number) => links(html, maxText).map((l) => l.text);
+
+describe('extractLinks', () => {
+  it('collects a/area/frame/iframe in document order', () => {
+    const html = `<frameset><frame src="f.html"></frameset>
+      <a href="/a" rel=" NoFollow  UGC ">A</a>
+      <map><area href="/m" alt=" map  area " shape=rect><area alt=nohref></map>
+      <iframe src="//x.org/embed">fallback</iframe><a name="anchor-only">x</a><a href="">e</a>`;
+    expect(links(html)).toEqual([
+      { href: 'f.html', tag: 'frame', text: '', rel: '' },
+      { href: '/a', tag: 'a', text: 'A', rel: 'nofollow ugc' },
+      { href: '/m', tag: 'area', text: 'map area', rel: '' },
+      { href: '//x.org/embed', tag: 'iframe', text: '', rel: '' },
+      { href: '', tag: 'a', text: 'e', rel: '' },
+    ]);
+  });
+
+  it('takes the first <base href> only, raw', () => {
+    expect(extractLinks('<base target=_top><base href="../b/"><base href="/c/">').base).toBe('../b/');
+    expect(extractLinks('<p>no base</p>').base).toBeNull();
+  });
+
+  it('anchor text: nested elements, collapsed whitespace, img alt, cap', () => {
+    expect(texts('<a href=1><b>x</b>\n\t y&nbsp; <i>z</i> </a>')).toEqual(['x y z']);
+    expect(texts('<a href=1><img src=i.png alt=" Logo "></a><a href=2><img alt=pic> text</a>')).toEqual(['Logo', 'text']);
+    expect(texts('<a href=1><img src=i.png></a>')).toEqual(['']);
+    expect(texts('<a href=1><div>Title</div><div>Sub</div>x<br>y</a>')).toEqual(['Title Sub x y']);
+    expect(texts(`<a href=1>${'word '.repeat(100)}</a>`, 12)).toEqual(['word word wo']);
+    expect(texts(`<a href=1>${'w'.repeat(400)}</a>`)[0]).toHaveLength(300);
+    expect(texts(`<a href=1>${'😀'.repeat(10)}</a>`, 5)).toEqual(['😀😀']); // no half surrogate pair
+  });
+
+  it('ignores script/style/template text, and tags inside script are not links', () => {
+    const html = `<a href=1>a<script>var s = "<a href='/evil'>no</a>";</script><style>.x{}</style>b</a>
+      <script>document.write('<iframe src="/no">')</script><template><a href=/tpl>t</a></template>
+      <noscript><a href=/ns>seen</a></noscript>`;
+    expect(links(html)).toEqual([
+      { href: '1', tag: 'a', text: 'ab', rel: '' },
+      { href: '/ns', tag: 'a', text: 'seen', rel: '' },
+    ]);
+  });
+
+  it('meta refresh target', () => {
+    const r = (content: string) => extractLinks(`<meta http-equiv="Refresh" content="${content}">`).refresh;
+    expect(r('5; url=/next')).toBe('/next');
+    expect(r("0;URL='http://x.org/a b'")).toBe('http://x.org/a b');
+    expect(r('3, /comma')).toBe('/comma');
+    expect(r('0; url = &quot;/q&quot; trailing')).toBe('/q');
+    expect(r('5')).toBeNull();
+    expect(r('url=/no-time')).toBeNull();
+    expect(extractLinks('<meta content="1;url=/a" http-equiv=refresh><meta http-equiv=refresh content="1;url=/b">').refresh).toBe('/a');
+    expect(extractLinks('<meta name=refresh content="1;url=/a">').refresh).toBeNull();
+  });
+
+  it('an unclosed <a> ends at the next <a> and does not swallow the page', () => {
+    const html = `<a href=1>one<div>two<a href=2>three<p>${'filler '.repeat(100000)}</p>`;
+    const got = links(html);
+    expect(got.map((l) => l.text.slice(0, 14))).toEqual(['one two', 'three filler f']);
+    expect(got[1]!.text.length).toBeLessThanOrEqual(300);
+    expect(texts('<a href=1>x<a href=2>y</a>z</a><a href=3>w')).toEqual(['x', 'y', 'w']);
+  });
+
+  it('decodes entities in attributes', () => {
+    expect(links('<a href="/s?a=1&amp;b=2&lt;&#x41;">x</a>')[0]!.href).toBe('/s?a=1&b=2<A');
+    expect(extractLinks('<base href="http://h/?a&amp;b">').base).toBe('http://h/?a&b');
+  });
+
+  it('survives broken HTML', () => {
+    expect(() => extractLinks('<a href="/x\0y">a\0b</a><a href=\0><<<>>></a <div')).not.toThrow();
+    expect(links('<a href="/x\0y">a\0b</a>')[0]!.href).toMatch(/^\/x.y$/);
+    expect(links('<a href="/unterminated>text')).toEqual([]); // attribute never ends: no tag
+    expect(extractLinks('').links).toEqual([]);
+    expect(links('</a></a><a href=1>')).toEqual([{ href: '1', tag: 'a', text: '', rel: '' }]);
+  });
+
+  it('copes with a 5 MB attribute', () => {
+    const big = 'x'.repeat(5 * 1024 * 1024);
+    const got = links(`<a title="${big}" href="/after">t</a><a href="/${big}">u</a>`);
+    expect(got.map((l) => l.href.length)).toEqual([6, big.length + 1]);
+  });
+});
