@@ -248,21 +248,20 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string, defaultEncod
     source,
   });
 
-  const declared: Array<[string | null, EncodingSource]> = [
-    [charsetFromContentType(contentType), 'http'],
-    [prescan(bytes), 'meta'],
-  ];
-  for (const [encoding, source] of declared) {
-    if (!encoding || !canDecode(encoding)) continue;
-    // A utf-8 declaration the bytes contradict is ignored (a later one may still be right).
-    if (encoding !== 'utf-8' || looksLikeUtf8(bytes)) return result(encoding, source);
-  }
+  // A utf-8 declaration the bytes contradict is ignored (a later declaration may still be right).
+  const usable = (encoding: string | null): encoding is string =>
+    encoding !== null && canDecode(encoding) && (encoding !== 'utf-8' || looksLikeUtf8(bytes));
+  const http = charsetFromContentType(contentType);
+  if (usable(http)) return result(http, 'http');
+  const meta = prescan(bytes);
+  if (usable(meta)) return result(meta, 'meta');
 
-  if (isAscii(bytes)) return result(canonicalEncoding(defaultEncoding) ?? 'windows-1252', 'default');
+  const fallback = canonicalEncoding(defaultEncoding);
+  const byDefault = (): Decoded => result(fallback && canDecode(fallback) ? fallback : 'windows-1252', 'default');
+  if (isAscii(bytes)) return byDefault();
   if (looksLikeUtf8(bytes)) return result('utf-8', 'guess');
   const guessed = guessEncoding(bytes.subarray(0, GUESS_SAMPLE), canDecode);
-  if (guessed) return result(guessed, 'guess');
-  return result(canonicalEncoding(defaultEncoding) ?? 'windows-1252', 'default');
+  return guessed ? result(guessed, 'guess') : byDefault();
 }
 
 /**

@@ -20,7 +20,9 @@ export function fetchUrl(u: URL): string {
 }
 
 /**
- * The stored identity (dedup key).
+ * The stored identity (dedup key). In both modes one leading 'www.' of the host is dropped: a
+ * site's scope already treats www.x and x as one site, and keeping both spellings would fetch
+ * every page twice when a site links to itself both ways.
  * - 'standard': fetchUrl(u) — WHATWG already lowercased scheme/host and dropped the default port;
  *   path and query keep their case.
  * - 'paper' (the 2012 article's rule): the whole URL lowercased, and ONE trailing '/' removed from
@@ -29,13 +31,19 @@ export function fetchUrl(u: URL): string {
  *   '?next=/' keeps its value. The result is a key, not necessarily a fetchable spelling.
  */
 export function urlKey(u: URL, mode: NormalizeMode): string {
-  const s = fetchUrl(u);
+  const s = withoutWww(fetchUrl(u), u.hostname);
   if (mode === 'standard') return s;
   // '?' is percent-encoded in userinfo and path, so the first one starts the query.
   const q = s.indexOf('?');
   const head = q < 0 ? s : s.slice(0, q);
   const tail = q < 0 ? '' : s.slice(q);
   return ((head.endsWith('/') ? head.slice(0, -1) : head) + tail).toLowerCase();
+}
+
+function withoutWww(href: string, hostname: string): string {
+  if (!hostname.startsWith('www.') || hostname.length <= 4) return href;
+  const at = href.indexOf(hostname);
+  return href.slice(0, at) + hostname.slice(4) + href.slice(at + hostname.length);
 }
 
 /**
