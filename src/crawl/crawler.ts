@@ -1,4 +1,5 @@
 import type { Arm, Policy } from '../bandit/policy.js';
+import { randomFor } from '../bandit/random.js';
 import type { Db } from '../store/db.js';
 import { PullWriter, type PullResult } from '../store/commit.js';
 import { Frontier, type FrontierPage } from '../store/frontier.js';
@@ -70,7 +71,12 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const dispatcher = createDispatcher(http);
   const gate = new HostGate(s.delay);
 
-  const history = (db.prepare('SELECT site_id FROM fetches ORDER BY seq').pluck().all() as number[]);
+  const history: number[] = [];
+  const rewards = new Map<number, number[]>([...sites.keys()].map((id) => [id, []]));
+  for (const [siteId, reward] of db.prepare('SELECT site_id, reward FROM fetches ORDER BY seq').raw().iterate() as Iterable<[number, number]>) {
+    history.push(siteId);
+    rewards.get(siteId)?.push(reward);
+  }
   let totalPulls = history.length;
   const inFlight = new Map<number, number>(); // site id → page id (one page per site at a time)
   const inFlightOrder: number[] = [];
@@ -92,6 +98,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       pulls: x.pulls + (inFlight.has(x.id) ? 1 : 0),
       rewardSum: x.rewardSum,
       rewardMax: x.rewardMax,
+      rewards: rewards.get(x.id)!,
       open: x.unavailable === null && !inFlight.has(x.id) && pageFor(x.id) !== undefined,
       group: x.group,
     }));
@@ -121,6 +128,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     site.rewardMax = Math.max(site.rewardMax, reward);
     if (result.unavailable) site.unavailable = result.unavailable;
     history.push(site.id);
+    rewards.get(site.id)!.push(reward);
     totalPulls++;
     runPulls++;
     runReward += reward;
@@ -138,7 +146,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
         if (inFlight.size === 0) reason = 'budget';
         return;
       }
-      const id = o.policy({ arms: arms(), history: [...history, ...inFlightOrder] });
+      const picks = [...history, ...inFlightOrder];
+      const id = o.policy({ arms: arms(), history: picks, budget: s.budget, random: randomFor(s.seed, picks.length) });
       if (id === null) {
         if (inFlight.size === 0) return; // nothing open and nothing pending: every site is exhausted
         await new Promise<void>((r) => waiters.push(r));

@@ -19,6 +19,7 @@ export interface Settings {
   budget: number | null; // total pages for this database; null = until every site is exhausted
   policy: string;
   quantum: number;
+  seed: number; // for policies that draw random numbers
 }
 
 export const VERSION = '0.1.0';
@@ -40,6 +41,7 @@ export const defaults: Settings = {
   budget: null,
   policy: 'round-robin',
   quantum: 10,
+  seed: 1,
 };
 
 export type SettingKey = keyof Settings;
@@ -77,6 +79,7 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   budget: (key, v) => (v === 'none' ? null : int(1)(key, v)),
   policy: oneOf('round-robin'),
   quantum: int(1),
+  seed: int(0),
 };
 
 export const settingKeys = Object.keys(defaults) as SettingKey[];
