@@ -1,0 +1,154 @@
+// The fetch layer against real loopback servers: caps, decompression, timeouts, redirects.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchPage, type FetchContext } from '../src/crawl/fetch-page.js';
+import { HostGate } from '../src/crawl/host-gate.js';
+import { createDispatcher, FetchError, httpGet, type HttpOptions } from '../src/crawl/http.js';
+
+let server: http.Server;
+let base: string;
+const routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
+  '/big': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html' });
+    r.end('x'.repeat(5000));
+  },
+  '/big-no-length': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html', 'transfer-encoding': 'chunked' });
+    for (let i = 0; i < 10; i++) r.write('y'.repeat(1000));
+    r.end();
+  },
+  '/bomb': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+    r.end(gzipSync(Buffer.alloc(1_000_000, 32)));
+  },
+  '/gz': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+    r.end(gzipSync('<a href="/x">x</a>'));
+  },
+  '/pdf': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '4' });
+    r.end('%PDF');
+  },
+  '/slow-headers': (_q, r) => {
+    setTimeout(() => r.end('late'), 2000);
+  },
+  '/r1': (_q, r) => {
+    r.writeHead(301, { location: '/r2' });
+    r.end();
+  },
+  '/r2': (_q, r) => {
+    r.writeHead(302, { location: `http://www.site.test:${(server.address() as AddressInfo).port}/final` });
+    r.end();
+  },
+  '/final': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html' });
+    r.end('<p>ok</p>');
+  },
+  '/away': (_q, r) => {
+    r.writeHead(302, { location: 'https://elsewhere.example/' });
+    r.end();
+  },
+  '/loop': (_q, r) => {
+    r.writeHead(302, { location: '/loop2' });
+    r.end();
+  },
+  '/loop2': (_q, r) => {
+    r.writeHead(302, { location: '/loop' });
+    r.end();
+  },
+};
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => (routes[req.url ?? ''] ?? ((_q, r) => r.writeHead(404).end()))(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://site.test:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+const opts = (over: Partial<HttpOptions> = {}): HttpOptions => ({
+  userAgent: 'beebot-test',
+  connectTimeout: 2000,
+  headersTimeout: 500,
+  bodyTimeout: 2000,
+  maxBytes: 4096,
+  resolve: new Map([['site.test', '127.0.0.1'], ['www.site.test', '127.0.0.1']]),
+  proxy: null,
+  ...over,
+});
+const get = async (path: string, over: Partial<HttpOptions> = {}) => {
+  const o = opts(over);
+  const d = createDispatcher(o);
+  try {
+    return await httpGet(d, base + path, o, AbortSignal.timeout(5000));
+  } finally {
+    await d.close();
+  }
+};
+const reason = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof FetchError ? e.reason : String(e)));
+
+describe('httpGet', () => {
+  it('caps the body by Content-Length and while streaming', async () => {
+    expect(await reason(get('/big'))).toBe('too-large');
+    expect(await reason(get('/big-no-length'))).toBe('too-large');
+    expect((await get('/big', { maxBytes: 10_000 })).body?.length).toBe(5000);
+  });
+
+  it('decompresses gzip and caps the decompressed size (a gzip bomb stops at the cap)', async () => {
+    expect((await get('/gz')).body?.toString()).toBe('<a href="/x">x</a>');
+    expect(await reason(get('/bomb', { maxBytes: 100_000 }))).toBe('too-large');
+  });
+
+  it('does not read bodies of types it does not parse', async () => {
+    const r = await get('/pdf');
+    expect(r).toMatchObject({ status: 200, contentType: 'application/pdf', contentLength: 4, body: null });
+  });
+
+  it('times out on slow headers', async () => {
+    expect(await reason(get('/slow-headers'))).toBe('headers-timeout');
+  });
+
+  it('maps a refused connection and an unknown host to short reasons', async () => {
+    const o = opts({ resolve: new Map([['site.test', '127.0.0.1']]) });
+    const d = createDispatcher(o);
+    expect(await reason(httpGet(d, 'http://site.test:1/', o, AbortSignal.timeout(5000)))).toBe('refused');
+    expect(await reason(httpGet(d, 'http://no-such-host.invalid/', o, AbortSignal.timeout(5000)))).toBe('dns');
+    await d.close();
+  });
+});
+
+describe('fetchPage redirects', () => {
+  const ctx = (): FetchContext => {
+    const o = opts();
+    return {
+      dispatcher: createDispatcher(o),
+      http: o,
+      gate: new HostGate(0),
+      site: { identity: 'site.test', scope: 'host', mode: 'standard' },
+      maxRedirects: 10,
+      signal: AbortSignal.timeout(5000),
+    };
+  };
+
+  it('follows in-site hops (www included), recording each', async () => {
+    const f = await fetchPage(base + '/r1', ctx());
+    expect(f.hops.map((h) => h.status)).toEqual([301, 302, 200]);
+    expect(f.finalUrl).toMatch(/^http:\/\/www\.site\.test:\d+\/final$/);
+    expect(f.response?.body?.toString()).toBe('<p>ok</p>');
+  });
+
+  it('stops at an off-site redirect and reports its target', async () => {
+    const f = await fetchPage(base + '/away', ctx());
+    expect(f.offsite).toEqual({ url: 'https://elsewhere.example/', key: 'https://elsewhere.example/' });
+  });
+
+  it('detects loops and caps the hop count', async () => {
+    expect((await fetchPage(base + '/loop', ctx())).error).toMatch(/^redirect-loop/);
+    const c = { ...ctx(), maxRedirects: 1 };
+    expect((await fetchPage(base + '/r1', c)).error).toMatch(/^too-many-redirects/);
+  });
+});

@@ -1,0 +1,101 @@
+// Unit tests of small pure pieces: argument parsing, settings, page analysis, pull results.
+import { describe, expect, it } from 'vitest';
+import { parseResolve } from '../src/cli/crawl-command.js';
+import { parseSeedFile } from '../src/cli/seeds-command.js';
+import { formatTable } from '../src/cli/table.js';
+import { analysePage } from '../src/crawl/analyse.js';
+import { toPullResult } from '../src/crawl/crawler.js';
+import { UsageError } from '../src/errors.js';
+import { defaults, parseSetting } from '../src/store/settings.js';
+
+const site = { identity: 'uni.test', scope: 'host' as const, mode: 'standard' as const };
+const page = { id: 7, siteId: 1, url: 'http://uni.test/a/', level: 2 };
+
+describe('parseResolve', () => {
+  it('reads curl-style host:port:addr, IPv6 in brackets', () => {
+    expect(parseResolve(['Uni.test:80:127.0.0.1', 'v6.test:*:[::1]'])).toEqual(new Map([['uni.test', '127.0.0.1'], ['v6.test', '::1']]));
+  });
+  it('rejects anything else as a usage error', () => {
+    for (const bad of ['uni.test:127.0.0.1', 'uni.test:80:', 'uni.test:x:1.2.3.4']) expect(() => parseResolve([bad])).toThrow(UsageError);
+  });
+});
+
+describe('parseSeedFile', () => {
+  it('reads plain lines, skipping blanks and comments', () => {
+    expect(parseSeedFile('\uFEFFa.example\n\n# c\r\nhttp://b.example/x\n').map((r) => [r.line, r.url.href])).toEqual([
+      [1, 'https://a.example/'],
+      [4, 'http://b.example/x'],
+    ]);
+  });
+  it('reads CSV with quoted fields and a header in any case', () => {
+    const rows = parseSeedFile('URL,Name,Short,Group\n"https://a.example/","A ""the"" one",a,university\n');
+    expect(rows[0]).toMatchObject({ line: 2, name: 'A "the" one', short: 'a', group: 'university' });
+  });
+  it('rejects the whole file when a line is not a usable URL', () => {
+    expect(() => parseSeedFile('a.example\nftp://b.example\n')).toThrow(/line 2/);
+  });
+});
+
+describe('settings', () => {
+  it('parses and checks values', () => {
+    expect(parseSetting('max-level', '7')).toBe(7);
+    expect(parseSetting('budget', 'none')).toBeNull();
+    expect(() => parseSetting('delay', '1.5')).toThrow(UsageError);
+    expect(() => parseSetting('concurrency', '0')).toThrow(UsageError);
+    expect(defaults['max-level']).toBe(5);
+  });
+});
+
+describe('formatTable', () => {
+  it('aligns on a terminal, numbers to the right', () => {
+    expect(formatTable(['id', 'site'], [[1, 'a'], [10, 'bb']], true)).toBe('id  site\n 1  a\n10  bb\n');
+  });
+  it('writes TSV when piped, with tabs and newlines in cells flattened', () => {
+    expect(formatTable(['a', 'b'], [['x\ty', null]], false)).toBe('a\tb\nx y\t\n');
+  });
+});
+
+describe('analysePage', () => {
+  it('resolves against the first <base href> and sorts every link', () => {
+    const html = `<base href="/sub/"><base href="/ignored/">
+      <a href="x.html">X</a> <a href="https://www.uni.test/y">Y</a> <a href="http://other.org/#top" rel="nofollow">Other</a>
+      <a href="mailto:a@b">mail</a> <iframe src="/frame.html"></iframe>`;
+    const a = analysePage(Buffer.from(html), page.url, 'text/html; charset=utf-8', site, 'windows-1252');
+    expect(a.decoded).toMatchObject({ encoding: 'utf-8', source: 'http' });
+    expect(a.links.internal.map((l) => l.url)).toEqual(['http://uni.test/sub/x.html', 'https://www.uni.test/y', 'http://uni.test/frame.html']);
+    expect(a.links.external).toEqual([{ url: 'http://other.org/', key: 'http://other.org/', anchor: 'Other', rel: 'nofollow', tag: 'a' }]);
+    expect(a.links.bad).toEqual([{ raw: 'mailto:a@b', reason: 'mailto' }]);
+  });
+  it('ignores a <base href> that is not http(s)', () => {
+    const a = analysePage(Buffer.from('<base href="javascript:x"><a href="z">z</a>'), page.url, 'text/html', site, 'windows-1252');
+    expect(a.links.internal[0]!.url).toBe('http://uni.test/a/z');
+  });
+});
+
+describe('toPullResult', () => {
+  const res = (over: object) => ({ status: 200, contentType: 'text/html', location: null, contentLength: null, body: Buffer.from('<a href="/b">b</a>'), ...over });
+  const fetch = (over: object) => ({ hops: [], response: res({}), finalUrl: page.url, offsite: null, error: null, ...over });
+
+  it('parses HTML and records the final page of an in-site redirect', () => {
+    const r = toPullResult(page, fetch({ finalUrl: 'http://uni.test/c/' }), site, defaults);
+    expect(r).toMatchObject({ status: 'done', httpStatus: 200, final: { url: 'http://uni.test/c/', key: 'http://uni.test/c/' } });
+    expect(r.links.internal).toEqual([{ url: 'http://uni.test/b', key: 'http://uni.test/b' }]);
+  });
+  it('a www spelling of the same page is not a redirect target', () => {
+    expect(toPullResult(page, fetch({ finalUrl: 'http://www.uni.test/a/' }), site, defaults).final).toBeNull();
+  });
+  it('an off-site redirect becomes an external link of the page', () => {
+    const r = toPullResult(page, fetch({ response: res({ status: 302, body: null }), offsite: { url: 'https://x.org/', key: 'https://x.org/' } }), site, defaults);
+    expect(r.status).toBe('redirect');
+    expect(r.links.external).toEqual([{ url: 'https://x.org/', key: 'https://x.org/', anchor: '', rel: '', tag: 'redirect' }]);
+  });
+  it('HTTP errors, non-HTML types and network errors', () => {
+    expect(toPullResult(page, fetch({ response: res({ status: 404 }) }), site, defaults)).toMatchObject({ status: 'error', error: 'HTTP 404' });
+    expect(toPullResult(page, fetch({ response: res({ contentType: 'image/png', body: null, contentLength: 9 }) }), site, defaults)).toMatchObject({ status: 'not-html', bytes: 9 });
+    expect(toPullResult(page, fetch({ response: null, error: 'refused' }), site, defaults)).toMatchObject({ status: 'error', error: 'refused' });
+  });
+  it('sniffs a body without Content-Type', () => {
+    expect(toPullResult(page, fetch({ response: res({ contentType: null, body: Buffer.from('<!DOCTYPE html><a href=/q>q</a>') }) }), site, defaults).status).toBe('done');
+    expect(toPullResult(page, fetch({ response: res({ contentType: null, body: Buffer.from('%PDF-1.4') }) }), site, defaults).status).toBe('not-html');
+  });
+});
