@@ -161,6 +161,16 @@ describe('crawl', () => {
     expect(st.sites[1]).toMatchObject({ state: 'exhausted' });
   });
 
+  it('reaches sites through --proxy', async () => {
+    const db = newDb();
+    await beebot(['seeds', 'add', web.url('tiny.test')], { db });
+    const before = web.requests;
+    const r = await beebot(['crawl', '--delay', '0', '--proxy', `http://127.0.0.1:${web.port}`], { db });
+    expect(r.code).toBe(0);
+    expect(count(db, "SELECT count(*) FROM pages WHERE status = 'done'")).toBe(3);
+    expect(web.requests - before).toBe(4); // three pages and the PDF, all through the proxy
+  });
+
   it('refuses a second crawl on the same database while one runs', async () => {
     const db = newDb();
     await beebot(['seeds', 'add', web.url('thin.test')], { db });
