@@ -1,5 +1,6 @@
 import type { Arm, Policy } from '../bandit/policy.js';
 import { randomFor } from '../bandit/random.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../store/db.js';
 import { PullWriter, type PullResult } from '../store/commit.js';
 import { Frontier, type FrontierPage } from '../store/frontier.js';
@@ -79,7 +80,11 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   }
   let totalPulls = history.length;
   const inFlight = new Map<number, number>(); // site id → page id (one page per site at a time)
-  const inFlightOrder: number[] = [];
+  // What the policy sees as history: completed pulls in crawl order (from the database), then
+  // this run's picks in pick order (in-flight ones count as pulled). With one worker the two
+  // orders are the same, so a resumed crawl sees exactly what an uninterrupted one saw.
+  const picks = history;
+  const oneAtATime = s.concurrency <= 1;
   const nextPage = new Map<number, FrontierPage | undefined>();
   const pageFor = (id: number) => {
     if (!nextPage.has(id)) nextPage.set(id, frontier.nextPage(id, s['max-level']));
@@ -99,9 +104,21 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       rewardSum: x.rewardSum,
       rewardMax: x.rewardMax,
       rewards: rewards.get(x.id)!,
-      open: x.unavailable === null && !inFlight.has(x.id) && pageFor(x.id) !== undefined,
+      open: x.unavailable === null && !inFlight.has(x.id) && pageFor(x.id) !== undefined && (oneAtATime || delayOf(x.id) <= 0),
       group: x.group,
     }));
+
+  // With several workers a site whose host is in its politeness delay is skipped for this pick
+  // (another site is crawled meanwhile); with one worker the policy's choice is waited for.
+  const delayOf = (id: number) => gate.waitMs(new URL(pageFor(id)!.url).host);
+  const soonestDelay = (): number | null => {
+    let soonest: number | null = null;
+    for (const x of sites.values()) {
+      if (x.unavailable !== null || inFlight.has(x.id) || pageFor(x.id) === undefined) continue;
+      soonest = Math.min(soonest ?? Infinity, Math.max(1, delayOf(x.id)));
+    }
+    return soonest;
+  };
 
   const pull = async (page: FrontierPage): Promise<void> => {
     const site = sites.get(page.siteId)!;
@@ -127,7 +144,6 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     site.rewardSum += reward;
     site.rewardMax = Math.max(site.rewardMax, reward);
     if (result.unavailable) site.unavailable = result.unavailable;
-    history.push(site.id);
     rewards.get(site.id)!.push(reward);
     totalPulls++;
     runPulls++;
@@ -146,22 +162,22 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
         if (inFlight.size === 0) reason = 'budget';
         return;
       }
-      const picks = [...history, ...inFlightOrder];
       const id = o.policy({ arms: arms(), history: picks, budget: s.budget, random: randomFor(s.seed, picks.length) });
       if (id === null) {
-        if (inFlight.size === 0) return; // nothing open and nothing pending: every site is exhausted
-        await new Promise<void>((r) => waiters.push(r));
+        const delayed = soonestDelay();
+        if (inFlight.size === 0 && delayed === null) return; // nothing open or pending: every site is exhausted
+        const woken = new Promise<void>((r) => waiters.push(r));
+        await (delayed === null ? woken : Promise.race([woken, sleep(delayed)]));
         continue;
       }
       const page = pageFor(id);
       if (!page || inFlight.has(id)) throw new Error(`policy chose site ${id}, which is not open`);
       inFlight.set(id, page.id);
-      inFlightOrder.push(id);
+      picks.push(id);
       try {
         await pull(page);
       } finally {
         inFlight.delete(id);
-        inFlightOrder.splice(inFlightOrder.indexOf(id), 1);
         nextPage.delete(id);
         wake();
       }

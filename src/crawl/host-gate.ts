@@ -10,6 +10,11 @@ export class HostGate {
 
   constructor(private delayMs: number) {}
 
+  /** Milliseconds until a request to host may start (0 when it may now; busy hosts count as ready). */
+  waitMs(host: string): number {
+    return Math.max(0, (this.nextAt.get(host) ?? 0) - Date.now());
+  }
+
   async run<T>(host: string, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
     const before = this.tail.get(host) ?? Promise.resolve();
     let release!: () => void;
