@@ -29,11 +29,19 @@ async function freshDb(name: string): Promise<string> {
   return db;
 }
 
-const crawlArgs = (concurrency: number) => ['crawl', '--delay', '0', '--concurrency', String(concurrency), ...web.resolveArgs()];
+interface Case {
+  concurrency: number;
+  policy: string;
+  budget?: number;
+}
+const crawlArgs = (c: Case) => [
+  'crawl', '--delay', '0', '--concurrency', String(c.concurrency), '--policy', c.policy,
+  ...(c.budget ? ['--budget', String(c.budget)] : []), ...web.resolveArgs(),
+];
 
 /** Run a crawl and send `signal` once it has reported `afterPages` pages (plus a random few ms). */
-async function interruptedCrawl(db: string, concurrency: number, signal: NodeJS.Signals, afterPages: number, extraMs: number) {
-  const run = beebot(crawlArgs(concurrency), { db });
+async function interruptedCrawl(db: string, c: Case, signal: NodeJS.Signals, afterPages: number, extraMs: number) {
+  const run = beebot(crawlArgs(c), { db });
   let lines = 0;
   let sent = false;
   run.child.stderr!.on('data', (d: Buffer | string) => {
@@ -67,19 +75,29 @@ function tables(file: string, ordered: boolean) {
 }
 
 describe('interrupt and resume', () => {
-  for (const concurrency of [1, 3]) {
-    it(`loses and duplicates nothing with --concurrency ${concurrency}`, async () => {
-      const reference = await freshDb(`reference-${concurrency}.db`);
-      const full = await beebot(crawlArgs(concurrency), { db: reference });
+  // One worker: the crawl is deterministic, so the resumed run must make the same choices as an
+  // uninterrupted one (policy state rebuilt from the database), random policies included.
+  const cases: Case[] = [
+    { concurrency: 1, policy: 'sw-ucb' },
+    { concurrency: 1, policy: 'thompson' },
+    { concurrency: 1, policy: 'trivial', budget: 150 },
+    { concurrency: 3, policy: 'round-robin' },
+  ];
+  for (const c of cases) {
+    const { concurrency } = c;
+    it(`loses and duplicates nothing: --concurrency ${concurrency} --policy ${c.policy}${c.budget ? ` --budget ${c.budget}` : ''}`, async () => {
+      const name = `${c.policy}-${concurrency}`;
+      const reference = await freshDb(`reference-${name}.db`);
+      const full = await beebot(crawlArgs(c), { db: reference });
       expect(full.code).toBe(0);
       const pages = tables(reference, true).pulls.length;
 
-      const db = await freshDb(`interrupted-${concurrency}.db`);
+      const db = await freshDb(`interrupted-${name}.db`);
       const rnd = mulberry32(concurrency * 7919);
       const outcomes: string[] = [];
       for (let round = 0; round < 8; round++) {
         const signal: NodeJS.Signals = round % 2 === 0 ? 'SIGINT' : 'SIGKILL';
-        const r = await interruptedCrawl(db, concurrency, signal, 1 + Math.floor(rnd() * (pages / 4)), Math.floor(rnd() * 15));
+        const r = await interruptedCrawl(db, c, signal, 1 + Math.floor(rnd() * (pages / 4)), Math.floor(rnd() * 15));
         outcomes.push(`${signal}:${r.code ?? r.signal}`);
         expect(r.stderr).not.toMatch(/\n\s+at /);
         if (r.code === 0) break; // finished before the signal landed
@@ -90,9 +108,9 @@ describe('interrupt and resume', () => {
           expect(r.signal).toBe('SIGKILL');
         }
       }
-      const last = await beebot(crawlArgs(concurrency), { db });
+      const last = await beebot(crawlArgs(c), { db });
       expect(last.code, outcomes.join(' ')).toBe(0);
-      expect(last.stdout).toContain('every site exhausted');
+      expect(last.stdout).toContain(c.budget ? 'budget reached' : 'every site exhausted');
 
       // With one worker the whole crawl is deterministic: tables AND the pull sequence match row
       // for row. With several, completion order varies, so the sets of rows must match.

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Arm, Policy } from '../src/bandit/policy.js';
 import { roundRobin } from '../src/bandit/round-robin.js';
 
-const arm = (id: number, open = true): Arm => ({ id, pulls: 0, rewardSum: 0, rewardMax: 0, rewards: [], open, group: null });
+const arm = (id: number, open = true, pulls = 0): Arm => ({ id, pulls, rewardSum: 0, rewardMax: 0, rewards: [], open, group: null });
+const pullsOf = (history: number[], id: number) => history.filter((h) => h === id).length;
 
 /** Run a policy sequentially for n pulls; `closeAfter` closes a site after that many pulls. */
 function run(policy: Policy, ids: number[], n: number, closeAfter: Record<number, number> = {}): number[] {
   const history: number[] = [];
   for (let i = 0; i < n; i++) {
-    const count = (id: number) => history.filter((h) => h === id).length;
-    const arms = ids.map((id) => arm(id, closeAfter[id] === undefined || count(id) < closeAfter[id]!));
+    const arms = ids.map((id) => arm(id, closeAfter[id] === undefined || pullsOf(history, id) < closeAfter[id]!, pullsOf(history, id)));
     const pick = policy({ arms, history, budget: null, random: Math.random });
     if (pick === null) break;
     history.push(pick);
@@ -35,9 +35,19 @@ describe('round-robin quantum', () => {
     const policy = roundRobin(3);
     const full = run(policy, [1, 2], 10);
     // a "resumed" policy instance that only sees the first 4 pulls picks what the uninterrupted run picked
-    const resumed = roundRobin(3)({ arms: [arm(1), arm(2)], history: full.slice(0, 4), budget: null, random: Math.random });
+    const h = full.slice(0, 4);
+    const resumed = roundRobin(3)({ arms: [arm(1, true, pullsOf(h, 1)), arm(2, true, pullsOf(h, 2))], history: h, budget: null, random: Math.random });
     expect(resumed).toBe(full[4]);
     expect(full).toEqual([1, 1, 1, 2, 2, 2, 1, 1, 1, 2]);
+  });
+
+  it('keeps turns whole when a site is busy for a pick (several workers)', () => {
+    // site 1 is mid-turn (1 of 3 pulled) but its page is in flight: another site is picked,
+    // and site 1's turn continues once it is open again
+    const busy = roundRobin(3)({ arms: [arm(1, false, 1), arm(2, true, 0)], history: [1], budget: null, random: Math.random });
+    expect(busy).toBe(2);
+    const back = roundRobin(3)({ arms: [arm(1, true, 1), arm(2, false, 1)], history: [1, 2], budget: null, random: Math.random });
+    expect(back).toBe(1);
   });
 
   it('with one open site keeps pulling it', () => {

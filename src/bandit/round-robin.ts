@@ -1,20 +1,22 @@
+import { openArms, unfinishedBatch } from './common.js';
 import type { Policy } from './policy.js';
 
 /**
  * The article's "quantum" scheduler: q pages of each site in turn (sites in id order), so
- * every site gets partly crawled before the budget runs out. A site that is not open loses
- * the rest of its turn. Derived from the history alone, so a resumed crawl continues the turn.
+ * every site gets partly crawled before the budget runs out. A site's turn is unfinished while
+ * its own pull count is not a multiple of q; otherwise the site with the fewest turns so far
+ * goes next (ties: lowest id), which is the cyclic order 1, 2, 3, 1, 2, 3... A site that
+ * closes loses the rest of its turn. Derived from pull counts alone, so a resumed crawl
+ * continues the turn, and several workers interleave without breaking it.
  */
 export function roundRobin(quantum: number): Policy {
-  return ({ arms, history }) => {
-    const open = arms.filter((a) => a.open).sort((a, b) => a.id - b.id);
+  return ({ arms }) => {
+    const open = openArms(arms);
     if (open.length === 0) return null;
-    const last = history[history.length - 1];
-    if (last === undefined) return open[0]!.id;
-    let run = 0;
-    for (let i = history.length - 1; i >= 0 && history[i] === last; i--) run++;
-    const current = open.find((a) => a.id === last);
-    if (current && run % quantum !== 0) return current.id;
-    return (open.find((a) => a.id > last) ?? open[0]!).id;
+    const inTurn = unfinishedBatch(open, quantum);
+    if (inTurn !== null) return inTurn;
+    let next = open[0]!;
+    for (const a of open) if (Math.floor(a.pulls / quantum) < Math.floor(next.pulls / quantum)) next = a;
+    return next.id;
   };
 }

@@ -1,15 +1,20 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
-import { roundRobin } from '../bandit/round-robin.js';
+import { policyFromSettings } from '../bandit/from-settings.js';
+import { policyNames } from '../bandit/registry.js';
 import { crawl, type CrawlSummary, type PullEvent } from '../crawl/crawler.js';
-import { parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
+import { defaults, parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { dbPath, withDb } from './context.js';
 
 interface CrawlFlags {
   budget?: string;
   policy?: string;
   quantum?: string;
+  step?: string;
+  warmup?: string;
+  explore?: string;
+  window?: string;
   maxLevel?: string;
   concurrency?: string;
   delay?: string;
@@ -22,8 +27,12 @@ export function crawlCommand(): Command {
   return new Command('crawl')
     .description('crawl the sites breadth-first until the budget is spent or every site is exhausted; Ctrl-C stops, a rerun resumes')
     .option('--budget <pages>', "total pages for this database, saved ('none' = until every site is exhausted)")
-    .addOption(new Option('--policy <name>', 'site scheduler, saved').choices(['round-robin']))
-    .option('--quantum <pages>', 'pages per site per turn (round-robin), saved')
+    .addOption(new Option('--policy <name>', `site scheduler, saved (default ${defaults.policy})`).choices([...policyNames]))
+    .option('--quantum <pages>', `round-robin, auto: pages per site per turn, saved (default ${defaults.quantum})`)
+    .option('--step <pages>', `gittins, auto: batch size n, saved (default ${defaults.step})`)
+    .option('--warmup <pages>', `ucb1, kl-ucb, ucb1-tuned, sw-ucb, auto: pages per site first, saved (default ${defaults.warmup})`)
+    .option('--explore <pages>', "trivial: phase-1 pages per site, saved ('none' = round(N/K))")
+    .option('--window <pages>', `sw-ucb: a site's own latest pages its mean covers, saved (default ${defaults.window})`)
     .option('--max-level <n>', 'deepest level fetched (start page = 0)')
     .option('--concurrency <n>', 'pages fetched at once (one per site at a time)')
     .option('--delay <ms>', 'minimum milliseconds between two requests to one host')
@@ -39,7 +48,10 @@ export function crawlCommand(): Command {
         delay: flags.delay,
         'user-agent': flags.userAgent,
       };
-      const saved = { budget: flags.budget, policy: flags.policy, quantum: flags.quantum };
+      const saved = {
+        budget: flags.budget, policy: flags.policy, quantum: flags.quantum, step: flags.step,
+        warmup: flags.warmup, explore: flags.explore, window: flags.window,
+      };
       const check = (o: Record<string, string | undefined>) =>
         Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, parseSetting(k as keyof Settings, v!)] as const);
       const runValues = check(run);
@@ -54,7 +66,7 @@ export function crawlCommand(): Command {
             throw new UsageError("no sites to crawl: add some with 'beebot seeds add <url>'");
           }
           const summary = await interruptible((signal) =>
-            crawl(db, { settings, policy: roundRobin(settings.quantum), resolve, proxy: flags.proxy ?? null, signal, onPull: progress() }),
+            crawl(db, { settings, policy: policyFromSettings(settings), resolve, proxy: flags.proxy ?? null, signal, onPull: progress() }),
           );
           process.stdout.write(formatSummary(summary));
           if (summary.reason === 'interrupted') process.exitCode = 130;

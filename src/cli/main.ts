@@ -5,7 +5,9 @@ import { configCommand } from './config-command.js';
 import { crawlCommand } from './crawl-command.js';
 import { exportCommand } from './export-command.js';
 import { seedsCommand } from './seeds-command.js';
+import { simulateCommand } from './simulate-command.js';
 import { statusCommand } from './status-command.js';
+import { traceCommand } from './trace-command.js';
 
 /** Build the whole command tree. Each command: read arguments, call the core, print. */
 export function program(): Command {
@@ -15,7 +17,7 @@ export function program(): Command {
     .addOption(new Option('--db <file>', 'database file').env('BEEBOT_DB').default('./beebot.db'))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, exportCommand]) {
+  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, exportCommand, traceCommand, simulateCommand]) {
     p.addCommand(make());
   }
   // Subcommands inherit: commander errors become exceptions, mapped to exit codes below.

@@ -18,7 +18,12 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
-    migrate(db, file);
+    if (opts.readonly) {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== migrations.length) throw new BeebotError(`${file} is not a beebot database of this version`);
+    } else {
+      migrate(db, file);
+    }
   } catch (err) {
     throw dbError(err, file);
   }

@@ -1,3 +1,4 @@
+import { DEFAULTS, policyNames, type PolicyName } from '../bandit/registry.js';
 import { UsageError } from '../errors.js';
 import type { Db } from './db.js';
 
@@ -17,8 +18,14 @@ export interface Settings {
   'max-redirects': number;
   'default-encoding': string; // when a page declares nothing and the bytes can't tell
   budget: number | null; // total pages for this database; null = until every site is exhausted
-  policy: string;
-  quantum: number;
+  policy: PolicyName;
+  quantum: number; // round-robin, auto: pages per site per turn (q)
+  step: number; // gittins, auto: batch size (n)
+  warmup: number; // ucb1 and its kin: pages per site before the index (m)
+  explore: number | null; // trivial: phase-1 pages per site; null = round(N/K)
+  window: number; // sw-ucb: a site's own latest pages its mean is taken over
+  'prior-mean': number; // thompson
+  'prior-weight': number; // thompson
   seed: number; // for policies that draw random numbers
 }
 
@@ -39,8 +46,14 @@ export const defaults: Settings = {
   'max-redirects': 10,
   'default-encoding': 'windows-1252',
   budget: null,
-  policy: 'round-robin',
-  quantum: 10,
+  policy: 'sw-ucb',
+  quantum: DEFAULTS.quantum,
+  step: DEFAULTS.step,
+  warmup: DEFAULTS.warmup,
+  explore: null,
+  window: DEFAULTS.window,
+  'prior-mean': DEFAULTS.priorMean,
+  'prior-weight': DEFAULTS.priorWeight,
   seed: 1,
 };
 
@@ -56,6 +69,11 @@ const int = (min: number) => (key: string, v: string): number => {
 const oneOf = <T extends string>(...allowed: T[]) => (key: string, v: string): T => {
   if (!(allowed as string[]).includes(v)) throw new UsageError(`${key} must be one of ${allowed.join(', ')}, got '${v}'`);
   return v as T;
+};
+const positive = (key: string, v: string): number => {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${key} must be a positive number, got '${v}'`);
+  return n;
 };
 const text = (key: string, v: string): string => {
   if (v.trim() === '') throw new UsageError(`${key} must not be empty`);
@@ -77,8 +95,14 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'max-redirects': int(0),
   'default-encoding': text,
   budget: (key, v) => (v === 'none' ? null : int(1)(key, v)),
-  policy: oneOf('round-robin'),
+  policy: oneOf(...policyNames),
   quantum: int(1),
+  step: int(1),
+  warmup: int(1),
+  explore: (key, v) => (v === 'none' ? null : int(0)(key, v)),
+  window: int(1),
+  'prior-mean': positive,
+  'prior-weight': positive,
   seed: int(0),
 };
 

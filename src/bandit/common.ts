@@ -1,0 +1,70 @@
+import type { Arm } from './policy.js';
+
+/**
+ * Helpers shared by the policies. Everything here reads the PickInput only, so a policy built
+ * from them keeps no state between calls and a re-created instance continues a crawl exactly.
+ */
+
+/** The arms that may be chosen now, in id order (so "first best" means "lowest id wins ties"). */
+export function openArms(arms: readonly Arm[]): Arm[] {
+  return arms.filter((a) => a.open).sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Mean reward of the site's COMPLETED pulls. In-flight pulls have no outcome yet; counting
+ * them as zeros would bias the estimate of a site just because it is being fetched.
+ */
+export function mean(a: Arm): number {
+  return a.rewards.length === 0 ? 0 : a.rewardSum / a.rewards.length;
+}
+
+/** Largest single-page reward seen on any site (closed ones too): R3's Xmax. */
+export function maxReward(arms: readonly Arm[]): number {
+  let m = 0;
+  for (const a of arms) m = Math.max(m, a.rewardMax);
+  return m;
+}
+
+/** The open arm with the largest score; ties go to the lowest id (first in `open`). */
+export function argmax(open: readonly Arm[], score: (a: Arm) => number): number {
+  let best = open[0]!;
+  let bestScore = score(best);
+  for (let i = 1; i < open.length; i++) {
+    const s = score(open[i]!);
+    if (s > bestScore) [best, bestScore] = [open[i]!, s];
+  }
+  return best.id;
+}
+
+/**
+ * Warm-up ("m pages on every site", sites in id order): the lowest-id open arm that has fewer
+ * than m pulls, or null when every open arm has had its m. Counting each site's own pulls
+ * instead of looking for the trailing run keeps this right at concurrency > 1, where the
+ * crawler closes a site while its page is in flight and the history interleaves sites.
+ */
+export function warmupPick(open: readonly Arm[], m: number): number | null {
+  return open.find((a) => a.pulls < m)?.id ?? null;
+}
+
+/**
+ * Batches of n pages: a batch on a site is unfinished while that site's own pull count is not
+ * a multiple of n (warm-up and every batch add exactly n unless the site closes, which ends
+ * its batch). At concurrency 1 this is the trailing run of the history; unlike the trailing
+ * run it survives interleaving when several batches are in flight at once.
+ */
+export function unfinishedBatch(open: readonly Arm[], n: number): number | null {
+  return open.find((a) => a.pulls % n !== 0)?.id ?? null;
+}
+
+/** Sum of the first k completed rewards of a site (R1's "reward sum in the first phase"). */
+export function prefixSum(a: Arm, k: number): number {
+  let s = 0;
+  const end = Math.min(k, a.rewards.length);
+  for (let i = 0; i < end; i++) s += a.rewards[i]!;
+  return s;
+}
+
+/** UCB1's sqrt(2 ln n / t); a pull-less site (only with warm-up 0) is tried first, as in UCB1. */
+export function bonus(logN: number, t: number): number {
+  return t === 0 ? Infinity : Math.sqrt((2 * logN) / t);
+}

@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { compare, type TraceSite } from '../bandit/compare.js';
+import { DEFAULTS, policyNames, isPolicyName } from '../bandit/registry.js';
+import { synthetic, type SyntheticKind } from '../bandit/synthetic.js';
+import { BeebotError, UsageError } from '../errors.js';
+import { openDb } from '../store/db.js';
+import { readTrace } from '../store/trace.js';
+import { isTty, printJson } from './context.js';
+import { formatTable } from './table.js';
+
+interface SimulateFlags {
+  trace?: string;
+  synthetic?: SyntheticKind;
+  budget: string;
+  policies?: string;
+  seed: string;
+  json?: boolean;
+}
+
+export function simulateCommand(): Command {
+  return new Command('simulate')
+    .description('replay recorded (or synthetic) per-site reward sequences under each policy and the exact oracle')
+    .option('--trace <file>', "a trace from 'beebot trace export' (.json) or a beebot database")
+    .addOption(new Option('--synthetic <kind>', '10 generated sites shaped like the article\'s sample').choices(['university', 'institute', 'mixed']))
+    .requiredOption('--budget <pages>', 'N: pages to allocate')
+    .option('--policies <list>', `comma-separated (default: all of ${policyNames.join(', ')})`)
+    .option('--seed <n>', 'seed for random policies and synthetic sites', '1')
+    .option('--json', 'print JSON, with each policy\'s cumulative links and regret after every page')
+    .action((flags: SimulateFlags) => {
+      const budget = positiveInt('--budget', flags.budget, 1);
+      const seed = positiveInt('--seed', flags.seed, 0);
+      const policies = flags.policies ? flags.policies.split(',').map((p) => p.trim()) : [...policyNames];
+      const unknown = policies.filter((p) => !isPolicyName(p));
+      if (unknown.length) throw new UsageError(`unknown policy ${unknown.join(', ')} (known: ${policyNames.join(', ')})`);
+      if ((flags.trace === undefined) === (flags.synthetic === undefined)) throw new UsageError('give one of --trace <file> or --synthetic <kind>');
+      const sites = flags.trace !== undefined ? loadTrace(flags.trace) : synthetic(flags.synthetic!, seed);
+      const result = compare(sites, budget, policies, { seed, params: { ...DEFAULTS } });
+      if (flags.json) return printJson(result);
+      const rows = [...result.rows]
+        .sort((a, b) => b.total - a.total)
+        .map((r) => [r.policy, r.total, `${r.percent.toFixed(1)}%`, r.regret[r.regret.length - 1] ?? 0]);
+      rows.push(['oracle', result.oracle, '100.0%', 0]);
+      const pages = sites.reduce((a, s) => a + s.rewards.length, 0);
+      process.stdout.write(`${sites.length} sites, ${pages} pages recorded, budget ${budget}, seed ${seed}\n`);
+      process.stdout.write(formatTable(['policy', 'external links', 'of oracle', 'regret'], rows, isTty()));
+    });
+}
+
+function positiveInt(name: string, v: string, min: number): number {
+  if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`${name} must be an integer >= ${min}, got '${v}'`);
+  return Number(v);
+}
+
+/** A trace JSON file ({ sites: [{ name, group, rewards }] }) or a beebot database. */
+function loadTrace(file: string): TraceSite[] {
+  if (!existsSync(file)) throw new BeebotError(`no such file: ${file}`);
+  if (/\.json$/i.test(file)) {
+    let data: { sites?: unknown };
+    try {
+      data = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      throw new BeebotError(`${file} is not valid JSON`);
+    }
+    const sites = data.sites;
+    const ok = Array.isArray(sites) && sites.every((s) => Array.isArray(s?.rewards) && s.rewards.every((r: unknown) => Number.isInteger(r) && (r as number) >= 0));
+    if (!ok) throw new BeebotError(`${file} is not a trace: expected { "sites": [{ "name", "group", "rewards": [counts] }] }`);
+    return (sites as TraceSite[]).map((s) => ({ name: String(s.name ?? ''), group: s.group ?? null, rewards: s.rewards }));
+  }
+  const db = openDb(file, { readonly: true });
+  try {
+    return readTrace(db).sites;
+  } finally {
+    db.close();
+  }
+}

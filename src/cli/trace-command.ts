@@ -1,0 +1,25 @@
+import { writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { BeebotError, UsageError } from '../errors.js';
+import { readTrace } from '../store/trace.js';
+import { withDb } from './context.js';
+
+export function traceCommand(): Command {
+  const trace = new Command('trace').description('the record of every pull: site, page, reward, time');
+  trace
+    .command('export <file>')
+    .description("write each site's reward sequence in crawl order, and every pull, as JSON ('-' = stdout)")
+    .action(async (file: string, _opts: unknown, cmd: Command) => {
+      if (file !== '-' && !/\.json$/i.test(file)) throw new UsageError(`trace files are JSON: use a .json name or '-', got '${file}'`);
+      await withDb(cmd, (db) => {
+        const text = JSON.stringify(readTrace(db)) + '\n';
+        if (file === '-') return void process.stdout.write(text);
+        try {
+          writeFileSync(file, text);
+        } catch {
+          throw new BeebotError(`cannot write ${file}`);
+        }
+      });
+    });
+  return trace;
+}

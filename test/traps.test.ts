@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { urlTrap } from '../src/crawl/traps.js';
+
+const trap = (s: string) => urlTrap(new URL(s));
+
+describe('urlTrap', () => {
+  it('passes ordinary URLs', () => {
+    for (const u of ['https://spbu.ru/', 'https://spbu.ru/news/2020/01/01/item.html', 'https://x.org/a/b/a/c?q=1', 'https://x.org/a/a/b']) {
+      expect(trap(u), u).toBeNull();
+    }
+  });
+  it('catches overlong URLs, deep paths and repeated segment runs', () => {
+    expect(trap(`https://x.org/${'a'.repeat(3000)}`)).toBe('url-too-long');
+    expect(trap(`https://x.org/${Array.from({ length: 30 }, (_, i) => `s${i}`).join('/')}`)).toBe('path-too-deep');
+    expect(trap('https://x.org/cal/a/b/a/b/a/b/')).toBe('repeated-path-segments');
+    expect(trap('https://x.org/x/x/x')).toBe('repeated-path-segments');
+    expect(trap('https://x.org/p/a/b/c/a/b/c/a/b/c/end')).toBe('repeated-path-segments');
+  });
+});
