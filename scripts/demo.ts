@@ -31,7 +31,7 @@ try {
   await beebot('seeds', 'import', join(dir, 'seeds.csv'));
   await beebot('seeds', 'list');
   // --resolve sends the .test hosts to the loopback server; --delay 20 keeps the demo watchable.
-  await beebot('crawl', '--budget', '150', '--quantum', '10', '--delay', '20', ...web.resolveArgs());
+  await beebot('crawl', '--budget', '150', '--delay', '20', ...web.resolveArgs());
   await beebot('status');
   await beebot('export', join(dir, 'external.csv'));
   const lines = readFileSync(join(dir, 'external.csv'), 'utf8').split('\r\n');
