@@ -168,7 +168,7 @@ describe('crawl', () => {
     const r = await beebot(['crawl', '--delay', '0', '--proxy', `http://127.0.0.1:${web.port}`], { db });
     expect(r.code).toBe(0);
     expect(count(db, "SELECT count(*) FROM pages WHERE status = 'done'")).toBe(3);
-    expect(web.requests - before).toBe(4); // three pages and the PDF, all through the proxy
+    expect(web.requests - before).toBe(5); // robots.txt, three pages and the PDF, all through the proxy
   });
 
   it('refuses a second crawl on the same database while one runs', async () => {

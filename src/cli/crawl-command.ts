@@ -1,6 +1,6 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { BeebotError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { holdCrawlLock } from './crawl-lock.js';
 import { policyFromSettings } from '../bandit/from-settings.js';
 import { policyNames } from '../bandit/registry.js';
 import { crawl, type CrawlSummary, type PullEvent } from '../crawl/crawler.js';
@@ -21,6 +21,7 @@ interface CrawlFlags {
   proxy?: string;
   resolve: string[];
   userAgent?: string;
+  allowReadd?: boolean;
 }
 
 export function crawlCommand(): Command {
@@ -39,6 +40,7 @@ export function crawlCommand(): Command {
     .option('--proxy <url>', 'send every request through this HTTP proxy')
     .option('--resolve <host:port:addr>', 'connect to addr for host, like curl (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--user-agent <s>', 'User-Agent header')
+    .option('--allow-readd', "store again links deleted with 'beebot links delete'")
     .action(async (flags: CrawlFlags, cmd: Command) => {
       const resolve = parseResolve(flags.resolve);
       if (flags.proxy !== undefined && !/^https?:\/\/[^/]+/i.test(flags.proxy)) throw new UsageError(`--proxy must be an http(s) URL, got '${flags.proxy}'`);
@@ -57,7 +59,8 @@ export function crawlCommand(): Command {
       const runValues = check(run);
       const savedValues = check(saved);
 
-      const release = lock(dbPath(cmd));
+      // One crawl per database at a time: a second one would fetch the same pages.
+      const release = holdCrawlLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
       try {
         await withDb(cmd, async (db) => {
           for (const [k, v] of savedValues) writeSetting(db, k as keyof Settings, v);
@@ -66,7 +69,7 @@ export function crawlCommand(): Command {
             throw new UsageError("no sites to crawl: add some with 'beebot seeds add <url>'");
           }
           const summary = await interruptible((signal) =>
-            crawl(db, { settings, policy: policyFromSettings(settings), resolve, proxy: flags.proxy ?? null, signal, onPull: progress() }),
+            crawl(db, { settings, allowReadd: flags.allowReadd ?? false, policy: policyFromSettings(settings), resolve, proxy: flags.proxy ?? null, signal, onPull: progress() }),
           );
           process.stdout.write(formatSummary(summary));
           if (summary.reason === 'interrupted') process.exitCode = 130;
@@ -128,40 +131,7 @@ export function formatSummary(s: CrawlSummary): string {
     `${process.stderr.isTTY ? '\n' : ''}stopped: ${why}`,
     `this run: ${s.pulls} pages, ${s.reward} new external links, ${s.seconds.toFixed(1)} s, ${rate} pages/s`,
     `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}`,
+    `politeness lower bound: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
     '',
   ].join('\n');
-}
-
-/** One crawl per database at a time: a second one would fetch the same pages. */
-function lock(db: string): () => void {
-  const file = `${db}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          unlinkSync(file);
-        } catch {
-          /* already gone */
-        }
-      };
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'EEXIST') throw new BeebotError(`cannot create lock file ${file}`);
-      const pid = Number(readFileSync(file, 'utf8'));
-      if (pid && alive(pid)) throw new BeebotError(`another crawl (pid ${pid}) is running on ${db}`);
-      unlinkSync(file); // left by a killed crawl
-    }
-  }
-  throw new BeebotError(`cannot lock ${db}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as { code?: string }).code === 'EPERM';
-  }
 }

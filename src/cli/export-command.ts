@@ -1,52 +1,121 @@
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
-import { Readable, Transform, type Writable } from 'node:stream';
+import { Readable, type Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Command, Option } from 'commander';
 import { stringify } from 'csv-stringify';
 import { BeebotError, UsageError } from '../errors.js';
-import { exportColumns, exportRows, type LinkKind } from '../store/export.js';
-import { resolveSiteRef } from '../store/sites.js';
+import { gexf } from '../graph/gexf.js';
+import { graphml } from '../graph/graphml.js';
+import { edgeColumns, edgeRow, nodeColumns, nodeRow, siteGraph, type NodeLevel } from '../graph/site-graph.js';
+import type { Db } from '../store/db.js';
+import { exportColumns, exportRows } from '../store/export.js';
+import { linkKinds, type FilterFlags, type LinkKind } from '../store/link-filter.js';
+import { VERSION } from '../store/settings.js';
 import { withDb } from './context.js';
+import { neutralizeFormula } from './formula-guard.js';
+import { batched } from './row-output.js';
+import { addFilterOptions, readFilter } from './filter-options.js';
+
+type Format = 'csv' | 'jsonl' | 'gexf' | 'graphml';
+type TableKind = LinkKind | 'edges' | 'nodes';
+
+interface ExportFlags extends FilterFlags {
+  kind?: TableKind;
+  site?: string;
+  node?: NodeLevel;
+  bom?: boolean;
+  raw?: boolean;
+}
+
+const FORMATS: [RegExp, Format][] = [[/\.csv$/i, 'csv'], [/\.jsonl$/i, 'jsonl'], [/\.gexf$/i, 'gexf'], [/\.graphml$/i, 'graphml']];
 
 export function exportCommand(): Command {
-  return new Command('export')
-    .description("write links to <file>: .csv (RFC 4180, header row) or .jsonl by extension; '-' writes CSV to stdout")
+  const c = new Command('export')
+    .description(
+      'write to <file>, format by extension: .csv (RFC 4180, header row) or .jsonl for links (--kind), the edge or node list; ' +
+        ".gexf or .graphml for the site graph; '-' writes CSV to stdout",
+    )
     .argument('<file>')
-    .addOption(new Option('--kind <kind>', 'which links').choices(['external', 'internal', 'bad']).default('external'))
-    .option('--site <id>', 'only this site (id, URL or short name)')
-    .action(async (file: string, opts: { kind: LinkKind; site?: string }, cmd: Command) => {
-      const format = file === '-' || /\.csv$/i.test(file) ? 'csv' : /\.jsonl$/i.test(file) ? 'jsonl' : null;
-      if (!format) throw new UsageError(`cannot tell the format of '${file}': use a .csv or .jsonl name, or '-'`);
+    .addOption(new Option('--kind <kind>', 'table to export (default external)').choices([...linkKinds, 'edges', 'nodes']));
+  return addFilterOptions(c)
+    .addOption(new Option('--node <level>', 'site graph (.gexf, .graphml, edges, nodes): outside nodes are hosts or registrable domains').choices(['host', 'domain']))
+    .option('--bom', 'CSV: start with a UTF-8 byte order mark (for spreadsheet programs)')
+    .option('--raw', "CSV: keep cells starting with = + - @ as they are (default: prefixed with ', against formula injection)")
+    .action(async (file: string, flags: ExportFlags, cmd: Command) => {
+      const format: Format | null = file === '-' ? 'csv' : (FORMATS.find(([re]) => re.test(file))?.[1] ?? null);
+      if (!format) throw new UsageError(`cannot tell the format of '${file}': use a .csv, .jsonl, .gexf or .graphml name, or '-'`);
+      const graphFile = format === 'gexf' || format === 'graphml';
+      if (graphFile && flags.kind !== undefined) throw new UsageError(`a .${format} file holds the site graph: drop --kind`);
+      const kind: TableKind | 'graph' = graphFile ? 'graph' : (flags.kind ?? 'external');
+      const linkKind = (linkKinds as string[]).includes(kind);
+      const filtered = ['site', 'host', 'grep', 'level', 'since'].filter((k) => flags[k as keyof ExportFlags] !== undefined);
+      if (!linkKind && filtered.length) throw new UsageError(`--${filtered[0]} filters links; the site graph is always whole`);
+      if (linkKind && flags.node) throw new UsageError('--node applies to the site graph (.gexf, .graphml, --kind edges or nodes)');
+      if (format !== 'csv' && (flags.bom || flags.raw)) throw new UsageError(`--${flags.bom ? 'bom' : 'raw'} applies to CSV only`);
+
       await withDb(cmd, async (db) => {
-        let siteId: number | null = null;
-        if (opts.site !== undefined) {
-          const s = resolveSiteRef(db, opts.site);
-          if (!s) throw new UsageError(`no such site: '${opts.site}'`);
-          siteId = s.id;
-        }
-        const columns = exportColumns(opts.kind);
-        const rows = Readable.from(exportRows(db, opts.kind, siteId));
-        const encode =
-          format === 'csv'
-            ? stringify({ header: true, columns, record_delimiter: 'windows', quoted_match: /[\r\n]/ })
-            : new Transform({
-                objectMode: true,
-                transform(row: unknown[], _enc, done) {
-                  done(null, JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, row[i]]))) + '\n');
-                },
-              });
-        if (file === '-') return pipeline(rows, encode, process.stdout as Writable, { end: false });
-        // Write beside the target and rename: a failed export never leaves a half-written file.
-        const tmp = `${file}.part`;
-        try {
-          await pipeline(rows, encode, createWriteStream(tmp));
-          renameSync(tmp, file);
-        } catch (err) {
-          rmSync(tmp, { force: true });
-          const code = (err as { code?: string }).code;
-          if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new BeebotError(`cannot write ${file}`);
-          throw err;
-        }
+        const body = linkKind
+          ? table(format, exportColumns(kind as LinkKind), exportRows(db, kind as LinkKind, readFilter(db, flags, kind as LinkKind)), flags)
+          : graphBody(db, format, kind as 'graph' | 'edges' | 'nodes', flags.node ?? 'host', flags);
+        await write(file, body);
       });
     });
+}
+
+/** What an export writes: rows and, for CSV and JSON Lines, the encoder they pass through. */
+interface Body {
+  source: Readable;
+  encode?: Transform;
+}
+
+function graphBody(db: Db, format: Format, kind: 'graph' | 'edges' | 'nodes', level: NodeLevel, flags: ExportFlags): Body {
+  const g = siteGraph(db, level);
+  const description = `beebot site graph: ${g.siteCount} target sites and the ${level === 'host' ? 'hosts' : 'registrable domains'} they link to; edge weight = external links`;
+  if (format === 'gexf') return { source: Readable.from(batched(gexf(g, { creator: `beebot ${VERSION}`, description, date: new Date() }))) };
+  if (format === 'graphml') return { source: Readable.from(batched(graphml(g, { description }))) };
+  return kind === 'edges'
+    ? table(format, [...edgeColumns], map(g.edges(), edgeRow), flags)
+    : table(format, [...nodeColumns], map(g.nodes(), nodeRow), flags);
+}
+
+/** Rows as RFC 4180 CSV (CRLF, header row, quoted when needed) or JSON Lines, streamed. */
+function table(format: Format, columns: string[], rows: Iterable<unknown[]>, flags: ExportFlags): Body {
+  if (format === 'jsonl') return { source: Readable.from(batched(jsonLines(columns, rows))) };
+  const encode = stringify({
+    header: true,
+    columns,
+    bom: Boolean(flags.bom),
+    record_delimiter: 'windows',
+    // With CRLF records a bare \n in a field would otherwise go unquoted.
+    quoted_match: /[\r\n]/,
+    cast: flags.raw ? {} : { string: (v: string) => neutralizeFormula(v) },
+  });
+  return { source: Readable.from(rows), encode };
+}
+
+function* jsonLines(columns: string[], rows: Iterable<unknown[]>): Generator<string> {
+  for (const row of rows) yield JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, row[i] ?? null]))) + '\n';
+}
+
+function streams(body: Body, dest: Writable, opts: { end?: boolean } = {}): Promise<void> {
+  return body.encode ? pipeline(body.source, body.encode, dest, opts) : pipeline(body.source, dest, opts);
+}
+
+async function write(file: string, body: Body): Promise<void> {
+  if (file === '-') return streams(body, process.stdout as Writable, { end: false });
+  // Write beside the target and rename: a failed export never leaves a half-written file.
+  const tmp = `${file}.part`;
+  try {
+    await streams(body, createWriteStream(tmp));
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    const code = (err as { code?: string }).code;
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new BeebotError(`cannot write ${file}`);
+    throw err;
+  }
+}
+
+function* map<T>(items: Iterable<T>, f: (x: T) => unknown[]): Generator<unknown[]> {
+  for (const x of items) yield f(x);
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline/promises';
+import { confirm } from './confirm.js';
 import { Command } from 'commander';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { BeebotError, UsageError } from '../errors.js';
@@ -134,14 +134,4 @@ export function parseSeedFile(text: string): SeedRow[] {
   }
   if (bad.length) throw new UsageError(`nothing imported: not a usable http(s) URL at ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`);
   return rows;
-}
-
-async function confirm(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) return false;
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import type { HostPoliteness } from '../store/politeness.js';
 import { readStatus } from '../store/status.js';
 import { isTty, printJson, withDb } from './context.js';
 import { formatTable } from './table.js';
@@ -13,12 +14,27 @@ export function statusCommand(): Command {
         if (opts.json) return printJson(st);
         const rows = st.sites.map((s) => [
           s.id, s.short ?? new URL(s.url).hostname, s.state + (s.reason ? ` (${s.reason})` : ''), s.pages_fetched, s.frontier,
-          s.deepest_level, s.internal, s.external, s.bad,
+          s.deepest_level, s.internal, s.external, s.bad, politeness(s.politeness),
         ]);
         const t = st.totals;
-        rows.push(['', 'total', '', t.pages_fetched, t.frontier, '', t.internal, t.external, t.bad]);
-        process.stdout.write(formatTable(['id', 'site', 'state', 'fetched', 'frontier', 'deepest', 'internal', 'external', 'bad'], rows, isTty()));
+        rows.push(['', 'total', '', t.pages_fetched, t.frontier, '', t.internal, t.external, t.bad, '']);
+        const header = ['id', 'site', 'state', 'fetched', 'frontier', 'deepest', 'internal', 'external', 'bad', 'politeness'];
+        process.stdout.write(formatTable(header, rows, isTty()));
         process.stdout.write(`budget: ${st.budget_used} of ${st.budget ?? 'none (until every site is exhausted)'} pages used; max level ${st.max_level}\n`);
       });
     });
+}
+
+/** 'delay 250ms; crawl-delay 60s clamped to 30s; backing off (3 failures); robots: 2 groups' in one cell. */
+function politeness(hosts: HostPoliteness[]): string {
+  return hosts
+    .map((h) => {
+      const parts = [`${h.host} delay ${h.delay_ms}ms`];
+      if (h.crawl_delay_ms !== null) parts.push(`crawl-delay ${h.crawl_delay_ms}ms${h.clamped ? ' (clamped)' : ''}`);
+      if (h.failures > 0) parts.push(`backing off: ${h.failures} failures`);
+      if (h.paused_until && Date.parse(h.paused_until) > Date.now()) parts.push(`paused until ${h.paused_until}`);
+      if (h.robots) parts.push(`robots: ${h.robots}`);
+      return parts.join(', ');
+    })
+    .join('; ');
 }

@@ -13,9 +13,17 @@ import { HostGate } from './host-gate.js';
 import { createDispatcher, isHtmlType, type HttpOptions } from './http.js';
 import { siteIdentity } from './scope.js';
 import { urlKey } from './url.js';
+import { RobotsCache } from './robots-cache.js';
+import { urlTrap } from './traps.js';
+import { PolitenessWriter } from '../store/politeness.js';
+
+// An origin whose robots.txt can't be read this many times in a row is given up.
+const ROBOTS_ATTEMPTS = 3;
 
 export interface CrawlOptions {
   settings: Settings;
+  /** Store links again that a user deleted (`links delete`). */
+  allowReadd?: boolean;
   policy: Policy;
   resolve: ReadonlyMap<string, string>;
   proxy: string | null;
@@ -44,6 +52,9 @@ export interface CrawlSummary {
   totalPulls: number;
   budget: number | null;
   seconds: number;
+  /** What politeness alone costs: the busiest host's pages × its delay (or all hosts' over the workers). */
+  lowerBoundSeconds: number;
+  busiestHost: { host: string; pages: number; delayMs: number } | null;
 }
 
 /**
@@ -59,7 +70,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
   );
   const frontier = new Frontier(db);
-  const writer = new PullWriter(db);
+  const writer = new PullWriter(db, { allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'] });
+  const hostsLog = new PolitenessWriter(db);
   const http: HttpOptions = {
     userAgent: s['user-agent'],
     connectTimeout: s['connect-timeout'],
@@ -70,7 +82,16 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     proxy: o.proxy,
   };
   const dispatcher = createDispatcher(http);
-  const gate = new HostGate(s.delay);
+  const gate = new HostGate({ delayMs: s.delay, maxBackoffMs: s['max-backoff'] });
+  const robots =
+    s.robots === 'yes'
+      ? new RobotsCache(dispatcher, http, gate, s['max-crawl-delay'], (r) => {
+          const host = new URL(r.origin).host;
+          const summary = r.rules.kind === 'parsed' ? r.rules.summary : r.rules.reason;
+          hostsLog.robots(host, gate.delayOf(host), r.crawlDelayMs, r.clamped, summary);
+        })
+      : null;
+  const pagesPerHost = new Map<string, number>();
 
   const history: number[] = [];
   const rewards = new Map<number, number[]>([...sites.keys()].map((id) => [id, []]));
@@ -104,42 +125,91 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       rewardSum: x.rewardSum,
       rewardMax: x.rewardMax,
       rewards: rewards.get(x.id)!,
-      open: x.unavailable === null && !inFlight.has(x.id) && pageFor(x.id) !== undefined && (oneAtATime || delayOf(x.id) <= 0),
+      open: x.unavailable === null && !inFlight.has(x.id) && !capped(x) && pageFor(x.id) !== undefined && (oneAtATime || delayOf(x.id) <= 0),
       group: x.group,
     }));
 
   // With several workers a site whose host is in its politeness delay is skipped for this pick
   // (another site is crawled meanwhile); with one worker the policy's choice is waited for.
+  const capped = (x: Site) => s['max-pages-per-site'] !== null && x.pulls >= s['max-pages-per-site'];
   const delayOf = (id: number) => gate.waitMs(new URL(pageFor(id)!.url).host);
   const soonestDelay = (): number | null => {
     let soonest: number | null = null;
     for (const x of sites.values()) {
-      if (x.unavailable !== null || inFlight.has(x.id) || pageFor(x.id) === undefined) continue;
+      if (x.unavailable !== null || inFlight.has(x.id) || capped(x) || pageFor(x.id) === undefined) continue;
       soonest = Math.min(soonest ?? Infinity, Math.max(1, delayOf(x.id)));
     }
     return soonest;
   };
 
-  const pull = async (page: FrontierPage): Promise<void> => {
+  /** robots.txt's word on a page: fetch it, skip it for good, or leave it queued for later. */
+  const robotsAllow = async (page: FrontierPage, site: Site): Promise<'fetch' | 'skipped' | 'later'> => {
+    if (!robots) return 'fetch';
+    const v = await robots.verdict(page.url, o.signal);
+    if (v.kind === 'allow') return 'fetch';
+    if (v.kind === 'deny') {
+      writer.skip(page, 'robots-denied', v.reason);
+      nextPage.delete(site.id);
+      return 'skipped';
+    }
+    // Unreadable robots.txt: never fail open. A site not yet started is as good as down (Not
+    // Available, like a failed start page); a site in progress is asked again a few times.
+    if (site.pulls === 0 || v.attempts >= ROBOTS_ATTEMPTS) {
+      site.unavailable = site.pulls ? `${v.reason} (${v.attempts} attempts)` : v.reason;
+      writer.giveUp(site.id, site.unavailable);
+      return 'skipped';
+    }
+    gate.pause(new URL(page.url).host, v.until - Date.now());
+    return 'later';
+  };
+
+  /** Wait until host may be asked again, or the crawl stops. */
+  const waitFor = (host: string) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(done, Math.max(1, gate.waitMs(host)));
+      function done() {
+        clearTimeout(t);
+        o.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      o.signal.addEventListener('abort', done, { once: true });
+    });
+
+  /** Fetch one page and commit it; false when nothing was pulled (robots.txt, abandoned). */
+  const pull = async (page: FrontierPage): Promise<boolean> => {
     const site = sites.get(page.siteId)!;
     const scope = scopes.get(page.siteId)!;
+    const host = new URL(page.url).host;
+    try {
+      const verdict = await robotsAllow(page, site);
+      if (verdict === 'later') await waitFor(host); // no busy loop while the origin is blocked
+      if (verdict !== 'fetch') return false;
+    } catch (err) {
+      if (o.signal.aborted) return false;
+      throw err;
+    }
     const t0 = performance.now();
     const signal = AbortSignal.any([o.signal, AbortSignal.timeout(s['page-timeout'])]);
-    const ctx: FetchContext = { dispatcher, http, gate, site: scope, maxRedirects: s['max-redirects'], signal };
+    const denied = robots ? async (u: string) => ((await robots.verdict(u, signal)).kind === 'allow' ? null : 'robots-denied') : undefined;
+    const ctx: FetchContext = { dispatcher, http, gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal, denied };
     let result: PullResult;
     try {
       result = toPullResult(page, await fetchPage(page.url, ctx), scope, s);
     } catch (err) {
-      if (o.signal.aborted) return; // abandoned: the page stays queued and is fetched again on resume
-      if (signal.aborted) {
-        result = failed(page, 'page-timeout');
-      } else {
-        throw err;
-      }
+      if (o.signal.aborted) return false; // abandoned: the page stays queued and is fetched again on resume
+      if (!signal.aborted) throw err;
+      result = failed(page, 'page-timeout');
+      gate.failed(host);
     }
     result.ms = performance.now() - t0;
     if (page.level === 0 && result.unavailable === null) result.unavailable = startPageProblem(result);
+    const hostState = gate.state(host);
+    if (result.unavailable === null && hostState.failures >= s['give-up-after']) {
+      result.unavailable = `gave up: ${hostState.failures} failures in a row on ${host} (last: ${result.error})`;
+    }
     const { seq, reward } = writer.commit(result);
+    hostsLog.state(host, hostState.delayMs, hostState.failures, hostState.pausedUntil);
+    pagesPerHost.set(host, (pagesPerHost.get(host) ?? 0) + 1);
     site.pulls++;
     site.rewardSum += reward;
     site.rewardMax = Math.max(site.rewardMax, reward);
@@ -153,6 +223,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       seq, site, url: page.url, level: page.level, status: result.status, httpStatus: result.httpStatus,
       error: result.error ?? result.unavailable, reward, totalPulls,
     });
+    return true;
   };
 
   const worker = async (): Promise<void> => {
@@ -175,7 +246,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       inFlight.set(id, page.id);
       picks.push(id);
       try {
-        await pull(page);
+        // Nothing pulled (robots.txt): take the pick back so the history stays the crawl's.
+        if (!(await pull(page))) picks.splice(picks.lastIndexOf(id), 1);
       } finally {
         inFlight.delete(id);
         nextPage.delete(id);
@@ -192,13 +264,26 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   }
   if (o.signal.aborted) reason = 'interrupted';
   else if (s.budget !== null && totalPulls >= s.budget) reason = 'budget';
-  return { reason, pulls: runPulls, reward: runReward, totalPulls, budget: s.budget, seconds: (Date.now() - started) / 1000 };
+  return { reason, pulls: runPulls, reward: runReward, totalPulls, budget: s.budget, seconds: (Date.now() - started) / 1000, ...politenessBound(pagesPerHost, gate, s.concurrency) };
+}
+
+/** The wall time politeness alone forces: no crawl of these pages can be faster. */
+function politenessBound(pagesPerHost: Map<string, number>, gate: HostGate, workers: number) {
+  let busiest: CrawlSummary['busiestHost'] = null;
+  let total = 0;
+  for (const [host, pages] of pagesPerHost) {
+    const delayMs = gate.delayOf(host);
+    total += (pages - 1) * delayMs;
+    if (!busiest || pages * delayMs > busiest.pages * busiest.delayMs) busiest = { host, pages, delayMs };
+  }
+  const one = busiest ? ((busiest.pages - 1) * busiest.delayMs) / 1000 : 0;
+  return { lowerBoundSeconds: Math.max(one, total / 1000 / Math.max(1, workers)), busiestHost: busiest };
 }
 
 function failed(page: FrontierPage, error: string): PullResult {
   return {
     page, final: null, status: 'error', httpStatus: null, contentType: null, bytes: null, encoding: null,
-    encodingSource: null, error, hops: [], links: { internal: [], external: [], bad: [] }, ms: 0, unavailable: null,
+    encodingSource: null, error, hops: [], links: { internal: [], external: [], bad: [] }, ms: 0, retries: 0, note: null, unavailable: null,
   };
 }
 
@@ -207,6 +292,7 @@ export function toPullResult(page: FrontierPage, f: Awaited<ReturnType<typeof fe
   const r = failed(page, f.error ?? '');
   r.error = f.error;
   r.hops = f.hops;
+  r.retries = f.retries;
   const res = f.response;
   if (f.finalUrl !== page.url) {
     const key = urlKey(new URL(f.finalUrl), scope.mode);
@@ -235,6 +321,20 @@ export function toPullResult(page: FrontierPage, f: Awaited<ReturnType<typeof fe
   r.encoding = a.decoded.encoding;
   r.encodingSource = a.decoded.source;
   r.links = a.links;
+  const found = a.links.internal.length + a.links.external.length + a.links.bad.length;
+  if (found > s['max-links-per-page']) {
+    r.note = `links-capped: ${s['max-links-per-page']} of ${found} kept`;
+    // External links are what the crawl is for: they keep their place first.
+    const cap = s['max-links-per-page'];
+    const external = a.links.external.slice(0, cap);
+    const internal = a.links.internal.slice(0, cap - external.length);
+    r.links = { external, internal, bad: a.links.bad.slice(0, cap - external.length - internal.length) };
+  }
+  const limits = { maxUrlLength: s['max-url-length'], maxPathDepth: s['max-path-depth'], maxRepeats: 3 };
+  for (const l of r.links.internal) {
+    const trap = urlTrap(new URL(l.url), limits);
+    if (trap) l.trap = trap;
+  }
   return r;
 }
 

@@ -13,6 +13,8 @@ export interface PageFetch {
   /** Redirect target outside the site: recorded as an external link, not followed. */
   offsite: { url: string; key: string } | null;
   error: string | null;
+  /** Requests repeated after a transient failure (logged; they don't count against the budget). */
+  retries: number;
 }
 
 export interface FetchContext {
@@ -21,52 +23,74 @@ export interface FetchContext {
   gate: HostGate;
   site: SiteScope;
   maxRedirects: number;
+  /** At most this many repeats of a request that failed transiently. */
+  retries: number;
   signal: AbortSignal;
+  /** robots.txt: why a URL may not be fetched, or null when it may. */
+  denied?: (url: string) => Promise<string | null>;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-// Worth one more try: the server or the path to it may recover in a moment.
-const RETRYABLE = new Set(['reset', 'connect-timeout', 'headers-timeout', 'body-timeout', 'network']);
+// Worth another try: the server or the path to it may recover. Never DNS failures (the name
+// won't appear in a second) nor 4xx other than 408 and 429 (the answer won't change).
+const RETRYABLE = new Set(['reset', 'connect-timeout', 'headers-timeout', 'body-timeout', 'network', 'refused', 'length-mismatch', 'bad-response']);
+const RETRY_STATUS = (s: number) => s >= 500 || s === 408 || s === 429;
 
 /** Fetch a page, following redirects ourselves so every hop is recorded and off-site ones stop. */
 export async function fetchPage(url: string, ctx: FetchContext): Promise<PageFetch> {
-  const hops: Hop[] = [];
+  const out: PageFetch = { hops: [], response: null, finalUrl: url, offsite: null, error: null, retries: 0 };
+  const fail = (error: string): PageFetch => ({ ...out, response: null, error });
   const seen = new Set<string>();
   let current = url;
   for (;;) {
     seen.add(current);
+    out.finalUrl = current;
+    const refusal = current === url ? null : await ctx.denied?.(current);
+    if (refusal) return fail(refusal);
     let res: HttpResponse;
     try {
-      res = await getWithRetry(current, ctx);
+      res = await getWithRetry(current, ctx, out);
     } catch (err) {
       if (!(err instanceof FetchError) || err.reason === 'aborted') throw err;
-      hops.push({ url: current, status: null, location: null });
-      return { hops, response: null, finalUrl: current, offsite: null, error: err.message };
+      out.hops.push({ url: current, status: null, location: null });
+      return fail(err.message);
     }
-    hops.push({ url: current, status: res.status, location: res.location });
-    if (!REDIRECTS.has(res.status) || res.location === null) {
-      return { hops, response: res, finalUrl: current, offsite: null, error: null };
-    }
+    out.hops.push({ url: current, status: res.status, location: res.location });
+    out.response = res;
+    if (!REDIRECTS.has(res.status)) return out;
+    if (res.location === null) return fail(`missing-location: HTTP ${res.status} without Location`);
     const target = classifyLink(res.location, current, ctx.site);
-    const fail = (error: string): PageFetch => ({ hops, response: null, finalUrl: current, offsite: null, error });
-    if (target.kind === 'bad') return fail(`bad-redirect: ${res.location}`);
-    if (target.kind === 'external') {
-      return { hops, response: res, finalUrl: current, offsite: { url: target.url, key: target.key }, error: null };
-    }
+    if (target.kind === 'bad') return fail(`bad-redirect: ${res.location.slice(0, 200)}`);
+    if (target.kind === 'external') return { ...out, offsite: { url: target.url, key: target.key } };
     if (seen.has(target.url)) return fail(`redirect-loop: ${target.url}`);
-    if (hops.length > ctx.maxRedirects) return fail(`too-many-redirects: more than ${ctx.maxRedirects}`);
+    if (out.hops.length > ctx.maxRedirects) return fail(`too-many-redirects: more than ${ctx.maxRedirects}`);
     current = target.url;
   }
 }
 
-async function getWithRetry(url: string, ctx: FetchContext): Promise<HttpResponse> {
+/** One request with at most ctx.retries repeats; the host backs off after each failure. */
+async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch): Promise<HttpResponse> {
   const host = new URL(url).host;
-  const once = () => ctx.gate.run(host, ctx.signal, () => httpGet(ctx.dispatcher, url, ctx.http, ctx.signal));
-  try {
-    const res = await once();
-    return res.status >= 500 ? await once() : res;
-  } catch (err) {
-    if (err instanceof FetchError && RETRYABLE.has(err.reason) && !ctx.signal.aborted) return once();
-    throw err;
+  for (let attempt = 0; ; attempt++) {
+    const last = attempt >= ctx.retries || ctx.signal.aborted;
+    let res: HttpResponse;
+    try {
+      res = await ctx.gate.run(host, ctx.signal, () => httpGet(ctx.dispatcher, url, ctx.http, ctx.signal));
+    } catch (err) {
+      const transient = err instanceof FetchError && RETRYABLE.has(err.reason);
+      if (transient || (err instanceof FetchError && err.reason === 'dns')) ctx.gate.failed(host);
+      if (!transient || last) throw err;
+      out.retries++;
+      continue;
+    }
+    if (!RETRY_STATUS(res.status)) {
+      ctx.gate.succeeded(host);
+      return res;
+    }
+    ctx.gate.failed(host);
+    // The server says when to come back: hold the whole host until then (capped by the gate).
+    if (res.retryAfterMs !== null) ctx.gate.pause(host, res.retryAfterMs);
+    if (last) return res;
+    out.retries++;
   }
 }

@@ -9,8 +9,13 @@ export interface HttpResponse {
   contentType: string | null;
   location: string | null;
   contentLength: number | null;
+  /** Retry-After as milliseconds from now (seconds or an HTTP date), or null. */
+  retryAfterMs: number | null;
   body: Buffer | null;
 }
+
+/** 'page': read HTML bodies only, fail past the cap. 'robots': read any 2xx body, cut it at the cap. */
+export type BodyMode = 'page' | 'robots';
 
 export interface HttpOptions {
   userAgent: string;
@@ -62,7 +67,7 @@ export function isHtmlType(contentType: string | null): boolean {
  * for HTML (or a missing Content-Type, which we sniff later), capped at maxBytes both on the wire
  * and after decompression.
  */
-export async function httpGet(dispatcher: Dispatcher, url: string, o: HttpOptions, signal: AbortSignal): Promise<HttpResponse> {
+export async function httpGet(dispatcher: Dispatcher, url: string, o: HttpOptions, signal: AbortSignal, mode: BodyMode = 'page', cap = o.maxBytes): Promise<HttpResponse> {
   let res: Dispatcher.ResponseData;
   try {
     res = await request(url, {
@@ -85,33 +90,47 @@ export async function httpGet(dispatcher: Dispatcher, url: string, o: HttpOption
   const contentType = header('content-type');
   const lengthHeader = header('content-length');
   const contentLength = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
-  const out: HttpResponse = { status: res.statusCode, contentType, location: header('location'), contentLength, body: null };
+  const out: HttpResponse = {
+    status: res.statusCode, contentType, location: header('location'), contentLength, retryAfterMs: parseRetryAfter(header('retry-after')), body: null,
+  };
 
-  const wanted = res.statusCode >= 200 && res.statusCode < 300 && (contentType === null || isHtmlType(contentType));
+  const ok = res.statusCode >= 200 && res.statusCode < 300;
+  const wanted = ok && (mode === 'robots' || contentType === null || isHtmlType(contentType));
   if (!wanted) {
     await res.body.dump().catch(() => undefined);
     return out;
   }
-  if (contentLength !== null && contentLength > o.maxBytes) {
+  const truncate = mode === 'robots';
+  if (!truncate && contentLength !== null && contentLength > cap) {
     res.body.destroy();
-    throw new FetchError('too-large', `Content-Length ${contentLength} exceeds ${o.maxBytes} bytes`);
+    throw new FetchError('too-large', `Content-Length ${contentLength} exceeds ${cap} bytes`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of res.body) {
       size += (chunk as Buffer).length;
-      if (size > o.maxBytes) {
-        res.body.destroy();
-        throw new FetchError('too-large', `body exceeds ${o.maxBytes} bytes`);
-      }
       chunks.push(chunk as Buffer);
+      if (size > cap) {
+        res.body.destroy();
+        if (truncate) break;
+        throw new FetchError('too-large', `body exceeds ${cap} bytes`);
+      }
     }
   } catch (err) {
     throw toFetchError(err, signal);
   }
-  out.body = await decompress(Buffer.concat(chunks, size), header('content-encoding'), o.maxBytes);
+  const body = await decompress(Buffer.concat(chunks, size), header('content-encoding'), truncate ? o.maxBytes : cap);
+  out.body = truncate ? body.subarray(0, cap) : body;
   return out;
+}
+
+/** Retry-After: delay-seconds or an HTTP date (RFC 9110 10.2.3). */
+export function parseRetryAfter(v: string | null, now = Date.now()): number | null {
+  if (v === null) return null;
+  if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : Math.max(0, t - now);
 }
 
 const gunzip = promisify(zlib.gunzip);
@@ -149,6 +168,9 @@ const reasons: Record<string, string> = {
   UND_ERR_HEADERS_TIMEOUT: 'headers-timeout',
   UND_ERR_BODY_TIMEOUT: 'body-timeout',
   UND_ERR_RES_EXCEEDED_MAX_SIZE: 'too-large',
+  UND_ERR_HEADERS_OVERFLOW: 'headers-too-large',
+  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'length-mismatch',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'length-mismatch',
   EHOSTUNREACH: 'unreachable',
   ENETUNREACH: 'unreachable',
 };
@@ -163,6 +185,8 @@ function toFetchError(err: unknown, signal: AbortSignal): unknown {
   const code = e.code ?? e.cause?.code ?? '';
   if (reasons[code]) return new FetchError(reasons[code]!, e.message);
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || /SSL|TLS/.test(code)) return new FetchError('tls', e.message);
+  // llhttp parser errors: the peer does not speak HTTP/1.1 properly
+  if (code.startsWith('HPE_') || /HPE_|Parse Error/i.test(e.message ?? '')) return new FetchError('bad-response', e.message);
   if (code === 'ERR_INVALID_URL' || code === 'UND_ERR_INVALID_ARG') return new FetchError('invalid-url', e.message);
   return new FetchError('network', e.message ?? String(err));
 }

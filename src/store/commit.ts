@@ -2,6 +2,8 @@ import type { Db } from './db.js';
 import type { FrontierPage } from './frontier.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
+/** Statuses of pages that are stored but never fetched. */
+export type SkipStatus = 'robots-denied' | 'trap';
 
 export interface Hop {
   url: string;
@@ -10,7 +12,8 @@ export interface Hop {
 }
 
 export interface FoundLinks {
-  internal: { url: string; key: string }[];
+  /** `trap`: a crawler trap's name (see traps.ts): stored, never fetched. */
+  internal: { url: string; key: string; trap?: string }[];
   external: { url: string; key: string; anchor: string; rel: string; tag: string }[];
   bad: { raw: string; reason: string }[];
 }
@@ -30,6 +33,10 @@ export interface PullResult {
   hops: Hop[];
   links: FoundLinks;
   ms: number;
+  /** Requests repeated after transient failures (not counted against the budget). */
+  retries: number;
+  /** A limit that triggered on this page, e.g. 'links-capped: 10000 of 100000 kept'. */
+  note: string | null;
   /** The site's start page failed: mark the whole site not-available with this reason. */
   unavailable: string | null;
 }
@@ -39,30 +46,62 @@ export interface Committed {
   reward: number;
 }
 
+export interface PullWriterOptions {
+  /** Distinct query strings stored per path and site; more are traps ('query-variants'). */
+  maxQueryVariants?: number;
+  /** Store links again even when a user deleted them (`beebot links delete`) before. Default false. */
+  allowReadd?: boolean;
+}
+
 /** Prepared statements for writing a pull; one instance per crawl. */
 export class PullWriter {
   private s;
 
-  constructor(private db: Db) {
-    this.s = {
-      upsertPage: db.prepare(
-        `INSERT INTO pages (site_id, key, url, level, found_on) VALUES (?, ?, ?, ?, ?)
+  private maxQueryVariants: number;
+
+  constructor(private db: Db, opts: PullWriterOptions = {}) {
+    this.maxQueryVariants = opts.maxQueryVariants ?? Infinity;
+    // A deleted link leaves a tombstone (site, kind, key): the crawl skips those links, so deleted
+    // junk stays deleted across resumes. Checked in SQL on every insert, not cached, so deletions
+    // made while this crawl runs take effect at once.
+    const notDeleted = (kind: string) =>
+      opts.allowReadd
+        ? 'WHERE true'
+        : `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)`;
+    const upsertPage = (guard: string) =>
+      db.prepare(
+        `INSERT INTO pages (site_id, key, url, level, found_on, found_at) SELECT @site, @key, @url, @level, @on, @at ${guard}
          ON CONFLICT (site_id, key) DO UPDATE SET level = excluded.level, found_on = excluded.found_on
          WHERE excluded.level < pages.level AND pages.status = 'queued'`,
-      ),
+      );
+    this.s = {
+      // The page a pulled URL redirected to is stored whatever: its content was fetched.
+      upsertPage: upsertPage('WHERE true'),
+      linkPage: upsertPage(notDeleted('internal')),
       pageByKey: db.prepare(`SELECT id, level FROM pages WHERE site_id = ? AND key = ?`),
+      trapPage: db.prepare(
+        `INSERT OR IGNORE INTO pages (site_id, key, url, level, found_on, found_at, status, note)
+         SELECT @site, @key, @url, @level, @on, @at, 'trap', @trap ${notDeleted('internal')}`,
+      ),
+      // The unique (site_id, key) index answers this range: every key of the path with a query.
+      queryVariants: db.prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND key > ? AND key < ?`).pluck(),
+      skip: db.prepare(`UPDATE pages SET status = ?, note = ? WHERE id = ?`),
+      giveUp: db.prepare(`UPDATE sites SET unavailable = ? WHERE id = ? AND unavailable IS NULL`),
       setStatus: db.prepare(`UPDATE pages SET status = ? WHERE id = ?`),
       setFinal: db.prepare(
         `UPDATE pages SET status = ?, level = min(level, ?) WHERE id = ?`,
       ),
       external: db.prepare(
-        `INSERT OR IGNORE INTO external_links (site_id, page_id, key, url, level, anchor, rel, tag)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR IGNORE INTO external_links (site_id, page_id, key, url, level, anchor, rel, tag, found_at)
+         SELECT @site, @page, @key, @url, @level, @anchor, @rel, @tag, @at ${notDeleted('external')}`,
       ),
-      bad: db.prepare(`INSERT OR IGNORE INTO bad_links (site_id, page_id, raw, reason) VALUES (?, ?, ?, ?)`),
+      bad: db.prepare(
+        `INSERT OR IGNORE INTO bad_links (site_id, page_id, raw, reason, found_at)
+         SELECT @site, @page, @key, @reason, @at ${notDeleted('bad')}`,
+      ),
       fetch: db.prepare(
         `INSERT INTO fetches (site_id, page_id, final_url, http_status, content_type, bytes, encoding,
-           encoding_source, error, reward, ms, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           encoding_source, error, reward, ms, at, retries, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
       site: db.prepare(
@@ -78,11 +117,12 @@ export class PullWriter {
       const s = this.s;
       const { page } = r;
       const siteId = page.siteId;
+      const at = new Date().toISOString(); // one time for the pull and every link it stored
       // The page whose content we got: the pulled one, or its in-site redirect target.
       let contentId = page.id;
       let level = page.level;
       if (r.final) {
-        s.upsertPage.run(siteId, r.final.key, r.final.url, page.level, page.id);
+        s.upsertPage.run({ site: siteId, key: r.final.key, url: r.final.url, level: page.level, on: page.id, at });
         const target = s.pageByKey.get(siteId, r.final.key) as { id: number; level: number };
         if (target.id !== page.id) {
           s.setStatus.run('redirect', page.id);
@@ -96,24 +136,49 @@ export class PullWriter {
         s.setStatus.run(r.status, page.id);
       }
 
-      for (const l of r.links.internal) s.upsertPage.run(siteId, l.key, l.url, level + 1, contentId);
+      for (const l of r.links.internal) {
+        const trap = l.trap ?? this.queryTrap(siteId, l.key);
+        const row = { site: siteId, key: l.key, url: l.url, level: level + 1, on: contentId, at };
+        if (trap) s.trapPage.run({ ...row, trap });
+        else s.linkPage.run(row);
+      }
       let reward = 0;
       // Links of an off-site redirect belong to the pulled page; links in content to the content page.
       const externalOn = r.status === 'redirect' ? page.id : contentId;
       for (const l of r.links.external) {
-        reward += s.external.run(siteId, externalOn, l.key, l.url, level, l.anchor, l.rel, l.tag).changes;
+        reward += s.external.run({ site: siteId, page: externalOn, key: l.key, url: l.url, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes;
       }
-      for (const b of r.links.bad) s.bad.run(siteId, contentId, b.raw, b.reason);
+      for (const b of r.links.bad) s.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
 
       const seq = Number(
         s.fetch.run(
           siteId, page.id, r.final?.url ?? null, r.httpStatus, r.contentType, r.bytes, r.encoding,
-          r.encodingSource, r.error, reward, Math.round(r.ms), new Date().toISOString(),
+          r.encodingSource, r.error, reward, Math.round(r.ms), at, r.retries, r.note,
         ).lastInsertRowid,
       );
       r.hops.forEach((h, n) => s.hop.run(seq, n, h.url, h.status, h.location));
       s.site.run(reward, reward, level, r.unavailable, siteId);
       return { seq, reward };
     })();
+  }
+
+  /** A page that will not be fetched (robots.txt, a trap): no pull, no budget spent. */
+  skip(page: FrontierPage, status: SkipStatus, note: string): void {
+    this.s.skip.run(status, note, page.id);
+  }
+
+  /** Stop crawling a site for good, with the reason `status` shows. */
+  giveUp(siteId: number, reason: string): void {
+    this.s.giveUp.run(reason, siteId);
+  }
+
+  /** 'query-variants' when a NEW key would exceed the cap of query strings for its path. */
+  private queryTrap(siteId: number, key: string): string | undefined {
+    const q = key.indexOf('?');
+    if (q < 0 || this.maxQueryVariants === Infinity) return undefined;
+    if (this.s.pageByKey.get(siteId, key)) return undefined;
+    const path = key.slice(0, q + 1);
+    const n = this.s.queryVariants.get(siteId, path, path + '\uffff') as number;
+    return n >= this.maxQueryVariants ? 'query-variants' : undefined;
   }
 }

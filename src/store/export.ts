@@ -1,36 +1,111 @@
 import type { Db } from './db.js';
+import type { LinkFilter, LinkKind } from './link-filter.js';
+import { registerUrlFunctions } from './url-functions.js';
 
-export type LinkKind = 'external' | 'internal' | 'bad';
+export type { LinkKind } from './link-filter.js';
 
 const site = `coalesce(s.short, s.url)`;
 
-/** Column lists and queries for each link table, as users see them in exports. */
-const queries: Record<LinkKind, { columns: string[]; sql: string }> = {
+/**
+ * One link table as users see it (in `links`, `links delete` and exports): its columns, the
+ * query that produces them, and the expressions the filters apply to.
+ */
+export interface LinkTable {
+  columns: string[];
+  select: string;
+  from: string;
+  /** the row id in the link table, for deletes */
+  id: string;
+  /** the identity stored in a tombstone: pages.key, external_links.key, bad_links.raw */
+  key: string;
+  fields: { site: string; url: string; text: string[]; level: string; found: string };
+  /** rows `links delete` may remove (see links.ts) */
+  deletable: string;
+}
+
+export const linkTables: Record<LinkKind, LinkTable> = {
   external: {
-    columns: ['site_id', 'site', 'source_url', 'source_level', 'url', 'anchor_text', 'rel', 'tag'],
-    sql: `SELECT e.site_id, ${site}, p.url, e.level, e.url, e.anchor, e.rel, e.tag
-          FROM external_links e JOIN sites s ON s.id = e.site_id JOIN pages p ON p.id = e.page_id
-          WHERE (@site IS NULL OR e.site_id = @site) ORDER BY e.id`,
+    columns: ['site_id', 'site', 'source_url', 'source_level', 'url', 'anchor_text', 'rel', 'tag', 'found_at'],
+    select: `e.site_id, ${site}, p.url, e.level, e.url, e.anchor, e.rel, e.tag, e.found_at`,
+    from: `external_links e JOIN sites s ON s.id = e.site_id JOIN pages p ON p.id = e.page_id`,
+    id: 'e.id',
+    key: 'e.key',
+    fields: { site: 'e.site_id', url: 'e.url', text: ['e.url', 'e.anchor'], level: 'e.level', found: 'e.found_at' },
+    deletable: 'true',
   },
   internal: {
-    columns: ['site_id', 'site', 'url', 'level', 'status', 'found_on_url'],
-    sql: `SELECT p.site_id, ${site}, p.url, p.level, p.status, f.url
-          FROM pages p JOIN sites s ON s.id = p.site_id LEFT JOIN pages f ON f.id = p.found_on
-          WHERE (@site IS NULL OR p.site_id = @site) ORDER BY p.id`,
+    columns: ['site_id', 'site', 'url', 'level', 'status', 'found_on_url', 'found_at'],
+    // A start page was "found" when its site was added.
+    select: `p.site_id, ${site}, p.url, p.level, p.status, f.url, coalesce(p.found_at, s.added_at)`,
+    from: `pages p JOIN sites s ON s.id = p.site_id LEFT JOIN pages f ON f.id = p.found_on`,
+    id: 'p.id',
+    key: 'p.key',
+    fields: { site: 'p.site_id', url: 'p.url', text: ['p.url'], level: 'p.level', found: 'coalesce(p.found_at, s.added_at)' },
+    deletable: `p.status = 'queued' AND p.level > 0`,
   },
   bad: {
-    columns: ['site_id', 'site', 'source_url', 'raw_href', 'reason'],
-    sql: `SELECT b.site_id, ${site}, p.url, b.raw, b.reason
-          FROM bad_links b JOIN sites s ON s.id = b.site_id JOIN pages p ON p.id = b.page_id
-          WHERE (@site IS NULL OR b.site_id = @site) ORDER BY b.id`,
+    columns: ['site_id', 'site', 'source_url', 'raw_href', 'reason', 'found_at'],
+    select: `b.site_id, ${site}, p.url, b.raw, b.reason, b.found_at`,
+    from: `bad_links b JOIN sites s ON s.id = b.site_id JOIN pages p ON p.id = b.page_id`,
+    id: 'b.id',
+    key: 'b.raw',
+    fields: { site: 'b.site_id', url: 'b.raw', text: ['b.raw'], level: 'p.level', found: 'b.found_at' },
+    deletable: 'true',
   },
 };
 
-export function exportColumns(kind: LinkKind): string[] {
-  return queries[kind].columns;
+/** The WHERE clause for a filter (only the conditions in use, so an unfiltered export is a plain scan). */
+export function filterWhere(
+  db: Db, kind: LinkKind, f: LinkFilter, opts: { deletableOnly?: boolean } = {},
+): { where: string; params: Record<string, unknown> } {
+  const t = linkTables[kind].fields;
+  const conds: string[] = opts.deletableOnly ? [linkTables[kind].deletable] : [];
+  const params: Record<string, unknown> = {};
+  if (f.siteId !== null) {
+    conds.push(`${t.site} = @site`);
+    params.site = f.siteId;
+  }
+  if (f.host !== null || f.grep !== null) registerUrlFunctions(db);
+  if (f.host !== null) {
+    conds.push(`beebot_host_in(${t.url}, @host)`);
+    params.host = f.host;
+  }
+  if (f.grep !== null) {
+    conds.push(`(${t.text.map((x) => `beebot_icontains(${x}, @grep)`).join(' OR ')})`);
+    params.grep = f.grep;
+  }
+  if (f.level !== null) {
+    conds.push(`${t.level} = @level`);
+    params.level = f.level;
+  }
+  if (f.since !== null) {
+    conds.push(`${t.found} >= @since`);
+    params.since = f.since;
+  }
+  return { where: conds.length ? `WHERE ${conds.join(' AND ')}` : '', params };
 }
 
-/** Stream the rows of one link table (arrays in exportColumns order); nothing is loaded whole. */
-export function exportRows(db: Db, kind: LinkKind, siteId: number | null): IterableIterator<unknown[]> {
-  return db.prepare(queries[kind].sql).raw().iterate({ site: siteId }) as IterableIterator<unknown[]>;
+export function exportColumns(kind: LinkKind): string[] {
+  return linkTables[kind].columns;
+}
+
+/**
+ * Stream the rows of one link table (arrays in exportColumns order), oldest first; nothing is
+ * loaded whole, so a million-row export runs in bounded memory.
+ */
+export function exportRows(
+  db: Db, kind: LinkKind, filter: LinkFilter, opts: { limit?: number | null; deletableOnly?: boolean } = {},
+): IterableIterator<unknown[]> {
+  const t = linkTables[kind];
+  const { where, params } = filterWhere(db, kind, filter, opts);
+  const limit = opts.limit ?? null;
+  const sql = `SELECT ${t.select} FROM ${t.from} ${where} ORDER BY ${t.id}${limit !== null ? ` LIMIT ${Math.floor(limit)}` : ''}`;
+  return db.prepare(sql).raw().iterate(params) as IterableIterator<unknown[]>;
+}
+
+/** How many rows a filter selects. */
+export function countRows(db: Db, kind: LinkKind, filter: LinkFilter, opts: { deletableOnly?: boolean } = {}): number {
+  const t = linkTables[kind];
+  const { where, params } = filterWhere(db, kind, filter, opts);
+  return db.prepare(`SELECT count(*) FROM ${t.from} ${where}`).pluck().get(params) as number;
 }

@@ -90,4 +90,45 @@ export const migrations: string[] = [
   );
   CREATE INDEX bad_site ON bad_links (site_id, id);
   `,
+  // 2: when each link was stored (for `links --since`), and the links a user deleted.
+  `
+  ALTER TABLE pages ADD COLUMN found_at TEXT;           -- NULL for start pages: the site's added_at stands in
+  ALTER TABLE external_links ADD COLUMN found_at TEXT;
+  ALTER TABLE bad_links ADD COLUMN found_at TEXT;
+
+  -- Older databases: a page's links were stored when the page was pulled, so the pull log gives
+  -- their time (links on the target of an in-site redirect stay NULL: that page has no pull of its own).
+  UPDATE external_links SET found_at = f.at
+    FROM (SELECT page_id, min(at) AS at FROM fetches GROUP BY page_id) f WHERE f.page_id = external_links.page_id;
+  UPDATE bad_links SET found_at = f.at
+    FROM (SELECT page_id, min(at) AS at FROM fetches GROUP BY page_id) f WHERE f.page_id = bad_links.page_id;
+  UPDATE pages SET found_at = f.at
+    FROM (SELECT page_id, min(at) AS at FROM fetches GROUP BY page_id) f WHERE f.page_id = pages.found_on;
+
+  -- Tombstones: a deleted link is not stored again for its site by a later crawl (unless the crawl
+  -- allows re-adding). key = pages.key, external_links.key or bad_links.raw.
+  CREATE TABLE deleted_links (
+    site_id    INTEGER NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL CHECK (kind IN ('internal', 'external', 'bad')),
+    key        TEXT NOT NULL,
+    deleted_at TEXT NOT NULL,
+    PRIMARY KEY (site_id, kind, key)
+  ) WITHOUT ROWID;
+  `,
+  // 3: politeness and traps — why a page was not fetched, retries per pull, per-host state.
+  `
+  ALTER TABLE pages ADD COLUMN note TEXT;                -- robots-denied / trap name / cap
+  ALTER TABLE fetches ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE fetches ADD COLUMN note TEXT;              -- e.g. links-capped
+  CREATE TABLE hosts (
+    host          TEXT PRIMARY KEY,
+    delay_ms      INTEGER NOT NULL,                     -- in force: the crawl's delay or a longer Crawl-delay
+    crawl_delay_ms INTEGER,                             -- what robots.txt asked for (before clamping)
+    clamped       INTEGER NOT NULL DEFAULT 0,
+    robots        TEXT,                                 -- summary of robots.txt
+    failures      INTEGER NOT NULL DEFAULT 0,           -- consecutive
+    paused_until  TEXT,
+    updated_at    TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

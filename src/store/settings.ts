@@ -16,6 +16,16 @@ export interface Settings {
   'page-timeout': number; // ms for a whole page, redirects included
   'max-bytes': number; // body cap, also after decompression
   'max-redirects': number;
+  robots: 'yes' | 'no'; // obey robots.txt (turn off only for your own sites)
+  'max-crawl-delay': number; // s: a longer Crawl-delay is clamped to this (and noted in status)
+  retries: number; // repeats of a request that failed transiently (never DNS, never 4xx but 408/429)
+  'max-backoff': number; // ms: the longest pause of a failing host or a Retry-After we honour
+  'give-up-after': number; // consecutive failures after which a site is given up
+  'max-url-length': number;
+  'max-path-depth': number;
+  'max-query-variants': number; // distinct query strings per path per site (calendar traps)
+  'max-links-per-page': number;
+  'max-pages-per-site': number | null;
   'default-encoding': string; // when a page declares nothing and the bytes can't tell
   budget: number | null; // total pages for this database; null = until every site is exhausted
   policy: PolicyName;
@@ -44,6 +54,16 @@ export const defaults: Settings = {
   'page-timeout': 60_000,
   'max-bytes': 10 * 1024 * 1024,
   'max-redirects': 10,
+  robots: 'yes',
+  'max-crawl-delay': 30,
+  retries: 2,
+  'max-backoff': 60_000,
+  'give-up-after': 10,
+  'max-url-length': 2048,
+  'max-path-depth': 24,
+  'max-query-variants': 100,
+  'max-links-per-page': 10_000,
+  'max-pages-per-site': null,
   'default-encoding': 'windows-1252',
   budget: null,
   policy: 'sw-ucb',
@@ -93,6 +113,16 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'page-timeout': int(1),
   'max-bytes': int(1),
   'max-redirects': int(0),
+  robots: oneOf('yes', 'no'),
+  'max-crawl-delay': int(0),
+  retries: int(0),
+  'max-backoff': int(0),
+  'give-up-after': int(1),
+  'max-url-length': int(16),
+  'max-path-depth': int(1),
+  'max-query-variants': int(1),
+  'max-links-per-page': int(1),
+  'max-pages-per-site': (key, v) => (v === 'none' ? null : int(1)(key, v)),
   'default-encoding': text,
   budget: (key, v) => (v === 'none' ? null : int(1)(key, v)),
   policy: oneOf(...policyNames),

@@ -1,8 +1,10 @@
+import { siteIdentity } from '../crawl/scope.js';
 import type { Db } from './db.js';
+import { readPoliteness, type HostPoliteness } from './politeness.js';
 import { readSettings } from './settings.js';
 import { listSites } from './sites.js';
 
-export type SiteState = 'pending' | 'crawling' | 'exhausted' | 'not-available';
+export type SiteState = 'pending' | 'crawling' | 'exhausted' | 'capped' | 'not-available';
 
 /** One site's line in `beebot status` (and its stable JSON form, documented in the README). */
 export interface SiteStatus {
@@ -20,6 +22,8 @@ export interface SiteStatus {
   external: number;
   bad: number;
   reward_sum: number;
+  /** Politeness per host of the site: delay in force, robots.txt, back-off. */
+  politeness: HostPoliteness[];
 }
 
 export interface Status {
@@ -41,9 +45,14 @@ export function readStatus(db: Db): Status {
   const frontier = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level <= ? GROUP BY site_id", maxLevel);
   const beyond = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level > ? GROUP BY site_id", maxLevel);
 
+  const hosts = readPoliteness(db);
   const sites = listSites(db).map((s): SiteStatus => {
     const left = frontier.get(s.id) ?? 0;
-    const state: SiteState = s.unavailable ? 'not-available' : s.pulls === 0 ? 'pending' : left === 0 ? 'exhausted' : 'crawling';
+    const cap = settings['max-pages-per-site'];
+    const state: SiteState = s.unavailable
+      ? 'not-available'
+      : s.pulls === 0 ? 'pending' : left === 0 ? 'exhausted' : cap !== null && s.pulls >= cap ? 'capped' : 'crawling';
+    const identity = siteIdentity(new URL(s.url).hostname, settings.scope);
     return {
       id: s.id,
       short: s.short,
@@ -59,6 +68,7 @@ export function readStatus(db: Db): Status {
       external: external.get(s.id) ?? 0,
       bad: bad.get(s.id) ?? 0,
       reward_sum: s.rewardSum,
+      politeness: hosts.filter((h) => siteIdentity(hostnameOf(h.host), settings.scope) === identity),
     };
   });
   const sum = (k: keyof SiteStatus) => sites.reduce((a, s) => a + (s[k] as number), 0);
@@ -70,4 +80,9 @@ export function readStatus(db: Db): Status {
     budget_used: used,
     max_level: maxLevel,
   };
+}
+
+/** 'host:port' → 'host' ('[::1]:80' → '[::1]'). */
+function hostnameOf(host: string): string {
+  return new URL(`http://${host}/`).hostname;
 }

@@ -1,0 +1,40 @@
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { BeebotError } from '../errors.js';
+
+/**
+ * Hold `<db>.lock`, the file `beebot crawl` holds while it runs (same format: the holder's pid), so
+ * a command that edits the frontier and a crawl never overlap: the crawl caches its next page per
+ * site and would write links for a page that no longer exists. A lock left by a dead process is taken over.
+ */
+export function holdCrawlLock(db: string, busyMessage: (pid: number) => string): () => void {
+  const file = `${db}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          unlinkSync(file);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EEXIST') throw new BeebotError(`cannot create lock file ${file}`);
+      const pid = Number(readFileSync(file, 'utf8'));
+      if (pid && alive(pid)) throw new BeebotError(busyMessage(pid));
+      unlinkSync(file);
+    }
+  }
+  throw new BeebotError(`cannot lock ${db}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
+  }
+}

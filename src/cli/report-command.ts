@@ -1,0 +1,34 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Command } from 'commander';
+import { BeebotError, UsageError } from '../errors.js';
+import { readReport } from '../report/report-data.js';
+import { renderReport } from '../report/render-html.js';
+import { dbPath, withDb } from './context.js';
+
+export function reportCommand(): Command {
+  return new Command('report')
+    .description(
+      "write one self-contained HTML page (nothing fetched when viewed): per-site table, harvest curves, which site the policy chose, top external hosts, crawl settings; '-' writes to stdout",
+    )
+    .argument('<file>', 'a .html file, or -')
+    .option('--title <text>', 'page title', 'beebot crawl report')
+    .option('--top <n>', 'external hosts listed', '25')
+    .action(async (file: string, flags: { title: string; top: string }, cmd: Command) => {
+      if (file !== '-' && !/\.html?$/i.test(file)) throw new UsageError(`the report is HTML: use a .html name or '-', got '${file}'`);
+      if (!/^\d+$/.test(flags.top) || Number(flags.top) < 1) throw new UsageError(`--top must be an integer >= 1, got '${flags.top}'`);
+      const html = await withDb(cmd, (db) =>
+        renderReport(readReport(db, { title: flags.title, database: basename(dbPath(cmd)), top: Number(flags.top), now: new Date() })),
+      );
+      if (file === '-') return void process.stdout.write(html);
+      // The page is small (its curves are thinned to a fixed size): write it whole, beside the target, then rename.
+      const tmp = `${file}.part`;
+      try {
+        writeFileSync(tmp, html);
+        renameSync(tmp, file);
+      } catch {
+        rmSync(tmp, { force: true });
+        throw new BeebotError(`cannot write ${file}`);
+      }
+    });
+}

@@ -1,0 +1,103 @@
+import type { Dispatcher } from 'undici';
+import type { HostGate } from './host-gate.js';
+import { FetchError, httpGet, type HttpOptions } from './http.js';
+import { clampCrawlDelay, MAX_ROBOTS_BYTES, robotsFromResponse, robotsUrl, type RobotsRules } from './robots.js';
+
+const MAX_HOPS = 5; // RFC 9309 2.3.1.2: follow at least five redirects
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What the crawler should do with a URL, as far as robots.txt is concerned. */
+export type RobotsVerdict =
+  | { kind: 'allow' }
+  | { kind: 'deny'; reason: string }
+  /** robots.txt could not be read: nothing of this origin may be fetched until `until` (ms). */
+  | { kind: 'wait'; until: number; reason: string; attempts: number };
+
+export interface OriginRobots {
+  origin: string;
+  rules: RobotsRules;
+  fetchedAt: number;
+  attempts: number;
+  /** Crawl-delay in force for the origin's host, ms, after clamping; null if none asked. */
+  crawlDelayMs: number | null;
+  clamped: boolean;
+}
+
+/**
+ * robots.txt per origin (scheme + host + port), fetched once before the first page there and
+ * kept for the run (at most 24 h). An unreadable file blocks the origin (never fail open) and
+ * is asked for again after its retry time.
+ */
+export class RobotsCache {
+  private byOrigin = new Map<string, OriginRobots>();
+  private pending = new Map<string, Promise<OriginRobots>>();
+
+  constructor(
+    private dispatcher: Dispatcher,
+    private http: HttpOptions,
+    private gate: HostGate,
+    private maxCrawlDelaySeconds: number,
+    private onRules?: (r: OriginRobots) => void,
+  ) {}
+
+  async verdict(url: string, signal: AbortSignal): Promise<RobotsVerdict> {
+    const r = await this.rulesFor(new URL(url).origin, signal);
+    switch (r.rules.kind) {
+      case 'allow-all':
+        return { kind: 'allow' };
+      case 'disallow-all':
+        return { kind: 'wait', until: r.rules.retryAt, reason: r.rules.reason, attempts: r.attempts };
+      case 'parsed':
+        return r.rules.isAllowed(url) ? { kind: 'allow' } : { kind: 'deny', reason: 'robots-denied' };
+    }
+  }
+
+  private async rulesFor(origin: string, signal: AbortSignal): Promise<OriginRobots> {
+    const known = this.byOrigin.get(origin);
+    const now = Date.now();
+    const fresh = known && now - known.fetchedAt < DAY_MS && !(known.rules.kind === 'disallow-all' && now >= known.rules.retryAt);
+    if (known && fresh) return known;
+    let p = this.pending.get(origin);
+    if (!p) {
+      p = this.load(origin, known?.attempts ?? 0, signal).finally(() => this.pending.delete(origin));
+      this.pending.set(origin, p);
+    }
+    return p;
+  }
+
+  private async load(origin: string, attempts: number, signal: AbortSignal): Promise<OriginRobots> {
+    const rules = robotsFromResponse(origin, await this.fetchRobots(origin, signal), Date.now());
+    const delay = rules.kind === 'parsed' ? clampCrawlDelay(rules.crawlDelay, this.maxCrawlDelaySeconds) : { delayMs: null, clamped: false };
+    if (delay.delayMs !== null) this.gate.setDelay(new URL(origin).host, delay.delayMs);
+    const r: OriginRobots = {
+      origin,
+      rules,
+      fetchedAt: Date.now(),
+      attempts: rules.kind === 'disallow-all' ? attempts + 1 : 0,
+      crawlDelayMs: delay.delayMs,
+      clamped: delay.clamped,
+    };
+    this.byOrigin.set(origin, r);
+    this.onRules?.(r);
+    return r;
+  }
+
+  private async fetchRobots(origin: string, signal: AbortSignal) {
+    let url = robotsUrl(origin + '/');
+    for (let hop = 0; hop <= MAX_HOPS; hop++) {
+      const host = new URL(url).host;
+      try {
+        const res = await this.gate.run(host, signal, () => httpGet(this.dispatcher, url, this.http, signal, 'robots', MAX_ROBOTS_BYTES));
+        if (res.status >= 300 && res.status < 400 && res.location) {
+          url = new URL(res.location, url).href;
+          continue;
+        }
+        return { status: res.status, body: res.body };
+      } catch (err) {
+        if (!(err instanceof FetchError) || err.reason === 'aborted') throw err;
+        return { error: err.reason };
+      }
+    }
+    return { error: `more than ${MAX_HOPS} redirects` };
+  }
+}

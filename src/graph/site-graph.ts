@@ -1,0 +1,119 @@
+import { domainToUnicode } from 'node:url';
+import { siteIdentity, type Scope } from '../crawl/scope.js';
+import type { Db } from '../store/db.js';
+import { readSettings } from '../store/settings.js';
+import { listSites, type Site } from '../store/sites.js';
+import { hostDomain, registerUrlFunctions, urlHost } from '../store/url-functions.js';
+
+export type NodeLevel = 'host' | 'domain';
+
+export interface GraphNode {
+  /** a target site's identity under the crawl scope (thin.test), or an outside host / domain */
+  id: string;
+  label: string;
+  kind: 'site' | NodeLevel;
+  /** the target site's group; 'external' for outside nodes (one partition colour in Gephi) */
+  group: string;
+  url: string;
+  /** pages pulled from the site (0 for outside nodes) */
+  pages: number;
+  links_out: number;
+  links_in: number;
+  /** target sites linking to this node */
+  sites_linking: number;
+}
+
+export interface GraphEdge {
+  id: number;
+  source: string;
+  target: string;
+  /** external link rows ((page, URL) pairs) from the source site to the target node */
+  weight: number;
+  /** distinct pages of the source site carrying those links */
+  pages: number;
+}
+
+export interface SiteGraph {
+  level: NodeLevel;
+  siteCount: number;
+  /** Read once, in order: nodes() then edges() (one database cursor at a time). */
+  nodes(): Iterable<GraphNode>;
+  edges(): Iterable<GraphEdge>;
+}
+
+export const nodeColumns = ['id', 'label', 'kind', 'group', 'url', 'pages', 'links_out', 'links_in', 'sites_linking'] as const;
+export const edgeColumns = ['source', 'target', 'weight', 'pages', 'type'] as const;
+
+export const nodeRow = (n: GraphNode): unknown[] => nodeColumns.map((c) => n[c]);
+// `type` lets Gephi's spreadsheet import read the edge list as directed.
+export const edgeRow = (e: GraphEdge): unknown[] => [e.source, e.target, e.weight, e.pages, 'Directed'];
+
+/**
+ * The site graph for network analysis: nodes are the target sites and the outside hosts (or
+ * registrable domains) they link to; a directed edge site → node carries the number of external
+ * links. A linked host that belongs to a target site (same identity under the crawl scope) is that
+ * site's node, so links between target sites become site → site edges. Nodes and edges are
+ * aggregated by SQLite and streamed: memory grows with the number of edges written, not links.
+ */
+export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
+  const scope = readSettings(db).scope;
+  const sites = listSites(db);
+  const siteNode = new Map(sites.map((s) => [identity(s, scope), s]));
+  const nodeOf = nodeFunction(new Set(siteNode.keys()), scope, level);
+  registerUrlFunctions(db);
+  db.function('beebot_node', { deterministic: true }, (url: unknown) => (typeof url === 'string' ? nodeOf(url) : null));
+
+  return {
+    level,
+    siteCount: sites.length,
+    *nodes() {
+      const out = new Map(db.prepare('SELECT site_id, count(*) FROM external_links GROUP BY site_id').raw().all() as [number, number][]);
+      const into = new Map<string, { links: number; sites: number }>();
+      const rows = db
+        .prepare('SELECT beebot_node(url) AS n, count(*), count(DISTINCT site_id) FROM external_links GROUP BY n HAVING n IS NOT NULL ORDER BY n')
+        .raw()
+        .iterate() as Iterable<[string, number, number]>;
+      for (const [id, links, linking] of rows) {
+        if (siteNode.has(id)) {
+          into.set(id, { links, sites: linking });
+          continue;
+        }
+        yield {
+          id, label: domainToUnicode(id) || id, kind: level, group: 'external', url: '',
+          pages: 0, links_out: 0, links_in: links, sites_linking: linking,
+        };
+      }
+      for (const [id, s] of siteNode) {
+        yield {
+          id, label: s.short ?? new URL(s.url).hostname, kind: 'site', group: s.group ?? '', url: s.url,
+          pages: s.pulls, links_out: out.get(s.id) ?? 0, links_in: into.get(id)?.links ?? 0, sites_linking: into.get(id)?.sites ?? 0,
+        };
+      }
+    },
+    *edges() {
+      const source = new Map(sites.map((s) => [s.id, identity(s, scope)]));
+      const rows = db
+        .prepare(
+          `SELECT site_id, beebot_node(url) AS n, count(*) AS w, count(DISTINCT page_id) FROM external_links
+           GROUP BY site_id, n HAVING n IS NOT NULL ORDER BY site_id, w DESC, n`,
+        )
+        .raw()
+        .iterate() as Iterable<[number, string, number, number]>;
+      let id = 0;
+      for (const [siteId, target, weight, pages] of rows) yield { id: id++, source: source.get(siteId)!, target, weight, pages };
+    },
+  };
+}
+
+const identity = (s: Site, scope: Scope) => siteIdentity(new URL(s.url).hostname, scope);
+
+/** The node a linked URL counts for (pure: the sites' identities, the scope and the node level). */
+export function nodeFunction(siteIds: ReadonlySet<string>, scope: Scope, level: NodeLevel): (url: string) => string | null {
+  return (url) => {
+    const host = urlHost(url);
+    if (host === null || host === '') return null;
+    const asSite = siteIdentity(host, scope);
+    if (siteIds.has(asSite)) return asSite;
+    return level === 'host' ? host : hostDomain(host);
+  };
+}

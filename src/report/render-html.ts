@@ -1,0 +1,137 @@
+import { CHARTS_SCRIPT } from './charts-script.js';
+import type { ReportData } from './report-data.js';
+
+// Tableau 10: distinguishable, and still readable printed in grey.
+const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+
+export function siteColor(i: number): string {
+  return i < PALETTE.length ? PALETTE[i]! : `hsl(${(i * 137.508) % 360} 55% 50%)`;
+}
+
+const esc = (v: unknown): string =>
+  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** JSON inside <script>: `<` escaped so no value (a site name, a host) can close the element. */
+const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+const num = (n: number | null): string => (n === null ? '' : n.toLocaleString('en-US'));
+
+const CSS = `
+  body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; max-width: 1100px; margin: 24px auto; padding: 0 16px; }
+  h1 { font-size: 22px; margin-bottom: 2px; } h2 { font-size: 17px; margin-top: 32px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+  .meta { color: #666; margin-top: 0; } .note { color: #666; font-size: 12.5px; }
+  .cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 16px 0; }
+  .card { border: 1px solid #ddd; border-radius: 6px; padding: 8px 14px; min-width: 120px; }
+  .card b { display: block; font-size: 20px; }
+  table { border-collapse: collapse; font-size: 13px; margin: 8px 0; }
+  th, td { padding: 3px 8px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; }
+  th { background: #f6f6f6; } td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+  td.site { white-space: nowrap; }
+  .sw { display: inline-block; width: 10px; height: 10px; margin-right: 6px; border-radius: 2px; }
+  svg { width: 100%; height: auto; display: block; font-size: 11px; }
+  svg .grid { stroke: #eee; } svg .axis { stroke: #999; } svg .label { fill: #555; font-size: 12px; }
+  svg .lane { fill: #f7f7f7; } svg .bar { fill: #4e79a7; } svg text { fill: #333; }
+  @media print { h2 { break-after: avoid; } svg, table { break-inside: avoid; } }
+`;
+
+/** The report as one self-contained HTML page: inline CSS, data and script; nothing is fetched. */
+export function renderReport(d: ReportData): string {
+  const sites = d.sites.map((s, i) => ({ ...s, color: siteColor(i) }));
+  const chartData = {
+    harvest: d.harvest,
+    choices: d.choices,
+    sites: sites.map((s) => ({ label: s.label, color: s.color, harvest: s.harvest })),
+    topHosts: d.topHosts.map((h) => ({ display: h.display, links: h.links, sites: h.sites })),
+  };
+  const label = new Map(sites.map((s) => [s.id, s.label]));
+  const siteRows = sites
+    .map(
+      (s) => `<tr><td class="n">${s.id}</td><td class="site"><span class="sw" style="background:${s.color}"></span>${esc(s.label)}</td>
+        <td>${esc(s.name)}</td><td>${esc(s.group)}</td><td>${esc(s.state)}${s.reason ? `<br><span class="note">${esc(s.reason)}</span>` : ''}</td>
+        <td class="n">${num(s.pages_fetched)}</td><td class="n">${num(s.frontier)}</td><td class="n">${s.deepest_level ?? ''}</td>
+        <td class="n">${num(s.internal)}</td><td class="n">${num(s.external)}</td><td class="n">${num(s.external_hosts)}</td><td class="n">${num(s.bad)}</td>
+        <td class="n">${s.pages_fetched ? (s.reward_sum / s.pages_fetched).toFixed(2) : ''}</td></tr>`,
+    )
+    .join('\n');
+  const t = d.totals;
+  const hostRows = d.topHosts
+    .map(
+      (h, i) => `<tr><td class="n">${i + 1}</td><td>${esc(h.display)}${h.display !== h.name ? ` <span class="note">${esc(h.name)}</span>` : ''}</td>
+        <td>${esc(h.domain)}</td><td class="n">${num(h.sites)}</td><td class="n">${num(h.links)}</td><td class="n">${num(h.pages)}</td>
+        <td>${h.targetSiteId !== null ? esc(label.get(h.targetSiteId)) : ''}</td></tr>`,
+    )
+    .join('\n');
+  const settingRows = d.settings.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('\n');
+  const period = d.period.first ? `${esc(d.period.first)} – ${esc(d.period.last)}` : 'nothing fetched yet';
+
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="beebot ${esc(d.version)}">
+<title>${esc(d.title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<h1>${esc(d.title)}</h1>
+<p class="meta">Database <code>${esc(d.database)}</code> · crawl ${period} · report generated ${esc(d.generatedAt)} by beebot ${esc(d.version)}</p>
+<div class="cards">
+  <div class="card"><b>${num(d.sites.length)}</b>target sites</div>
+  <div class="card"><b>${num(t.pages_fetched)}</b>pages fetched${d.budget !== null ? ` of ${num(d.budget)}` : ''}</div>
+  <div class="card"><b>${num(t.external)}</b>external links</div>
+  <div class="card"><b>${num(t.external_hosts)}</b>external hosts</div>
+  <div class="card"><b>${num(t.internal)}</b>internal links</div>
+  <div class="card"><b>${num(t.bad)}</b>bad links</div>
+</div>
+
+<h2>Sites</h2>
+<table id="sites">
+<thead><tr><th class="n">id</th><th>site</th><th>name</th><th>group</th><th>state</th><th class="n">pages fetched</th><th class="n">frontier</th>
+<th class="n">deepest level</th><th class="n">internal</th><th class="n">external</th><th class="n">external hosts</th><th class="n">bad</th><th class="n">new external per page</th></tr></thead>
+<tbody>
+${siteRows}
+</tbody>
+<tfoot><tr><th></th><th>total</th><th></th><th></th><th></th><th class="n">${num(t.pages_fetched)}</th><th></th><th></th>
+<th class="n">${num(t.internal)}</th><th class="n">${num(t.external)}</th><th class="n">${num(t.external_hosts)}</th><th class="n">${num(t.bad)}</th><th></th></tr></tfoot>
+</table>
+<p class="note">Frontier: unfetched internal links up to the maximum level. External: links stored now (links deleted with
+<code>beebot links delete</code> are not counted). New external per page: external links newly stored per page fetched, as the
+crawl counted them (the scheduler's reward).</p>
+
+<h2>Harvest curve</h2>
+<p class="note">External links stored (cumulative) against pages fetched, in crawl order: how fast the crawl collected the companion set.</p>
+<svg id="chart-harvest-total" class="chart" aria-label="harvest curve, all sites"></svg>
+<h2>Harvest curve per site</h2>
+<p class="note">Each site against its own pages fetched.</p>
+<svg id="chart-harvest-sites" class="chart" aria-label="harvest curve per site"></svg>
+
+<h2>Which site the policy chose</h2>
+<p class="note">The crawl's pulls in order, cut into ${num(d.choices.bins)} equal runs; a cell's strength is the site's share of that run's pulls
+(policy: ${esc(d.settings.find(([k]) => k === 'policy')?.[1])}).</p>
+<svg id="chart-choices" class="chart" aria-label="site chosen over time"></svg>
+
+<h2>Top external hosts</h2>
+<p class="note">The companion set: outside hosts ordered by the number of target sites linking to them, then by links.</p>
+<svg id="chart-hosts" class="chart" aria-label="top external hosts"></svg>
+<table id="hosts">
+<thead><tr><th class="n">#</th><th>host</th><th>registrable domain</th><th class="n">sites</th><th class="n">links</th><th class="n">pages</th><th>target site</th></tr></thead>
+<tbody>
+${hostRows}
+</tbody>
+</table>
+
+<h2>Crawl settings</h2>
+<table id="settings">
+${settingRows}
+</table>
+<p class="note">The settings saved in the database. Values given on one crawl's command line only (<code>--max-level</code>, <code>--concurrency</code>,
+<code>--delay</code>, <code>--user-agent</code>, <code>--proxy</code>) are not recorded.</p>
+
+<noscript><p class="note">The charts are drawn by the page's script; the tables above do not need it.</p></noscript>
+<script type="application/json" id="report-data">${scriptJson(chartData)}</script>
+<script>${CHARTS_SCRIPT}</script>
+</body>
+</html>
+`;
+}

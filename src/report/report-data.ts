@@ -1,0 +1,87 @@
+import { domainToUnicode } from 'node:url';
+import type { Db } from '../store/db.js';
+import { companionHosts, type CompanionHost } from '../store/hosts.js';
+import { readSettings, settingKeys, formatSetting, VERSION } from '../store/settings.js';
+import { readStatus, type SiteStatus } from '../store/status.js';
+import { registerUrlFunctions } from '../store/url-functions.js';
+import { ChoiceTimeline, HarvestCurve, type Curve } from './harvest.js';
+
+export interface ReportSite extends SiteStatus {
+  label: string;
+  name: string | null;
+  /** distinct outside host names this site links to */
+  external_hosts: number;
+  harvest: Curve;
+}
+
+export interface ReportHost extends CompanionHost {
+  /** the host for people: IDN in Unicode */
+  display: string;
+}
+
+/** Everything the HTML report shows, as plain data (render-html.ts turns it into the page). */
+export interface ReportData {
+  title: string;
+  database: string;
+  generatedAt: string;
+  version: string;
+  sites: ReportSite[];
+  totals: { pages_fetched: number; internal: number; external: number; bad: number; external_hosts: number };
+  budget: number | null;
+  period: { first: string | null; last: string | null };
+  /** cumulative external links against pages fetched, whole database */
+  harvest: Curve;
+  /** pulls per site in equal runs of the crawl, rows in `sites` order */
+  choices: { bins: number; pulls: number; counts: number[][] };
+  topHosts: ReportHost[];
+  settings: [string, string][];
+}
+
+/**
+ * Read what the report needs. The pull log is streamed once in crawl order (curves and the choice
+ * timeline are built as it goes, thinned to a fixed size) and host counts are aggregated by SQLite,
+ * so the cost in memory does not grow with the crawl.
+ */
+export function readReport(db: Db, o: { title: string; database: string; top: number; now: Date }): ReportData {
+  registerUrlFunctions(db);
+  const status = readStatus(db);
+  const names = new Map((db.prepare('SELECT id, name FROM sites').raw().all() as [number, string | null][]));
+  const perSitePulls = new Map(db.prepare('SELECT site_id, count(*) FROM fetches GROUP BY site_id').raw().all() as [number, number][]);
+  const totalPulls = [...perSitePulls.values()].reduce((a, b) => a + b, 0);
+  const hostsOf = new Map(
+    db.prepare('SELECT site_id, count(DISTINCT beebot_host(url)) FROM external_links GROUP BY site_id').raw().all() as [number, number][],
+  );
+
+  const total = new HarvestCurve(totalPulls);
+  const curves = new Map(status.sites.map((s) => [s.id, new HarvestCurve(perSitePulls.get(s.id) ?? 0)]));
+  const choices = new ChoiceTimeline(new Map(status.sites.map((s, i) => [s.id, i])), totalPulls);
+  for (const [siteId, reward] of db.prepare('SELECT site_id, reward FROM fetches ORDER BY seq').raw().iterate() as Iterable<[number, number]>) {
+    total.add(reward);
+    curves.get(siteId)?.add(reward);
+    choices.add(siteId);
+  }
+  const period = db.prepare('SELECT min(at) AS first, max(at) AS last FROM fetches').get() as ReportData['period'];
+  const settings = readSettings(db);
+  const distinctHosts = db.prepare('SELECT count(DISTINCT beebot_host(url)) FROM external_links').pluck().get() as number;
+
+  return {
+    title: o.title,
+    database: o.database,
+    generatedAt: o.now.toISOString(),
+    version: VERSION,
+    sites: status.sites.map((s) => ({
+      ...s,
+      label: s.short ?? new URL(s.url).hostname,
+      name: names.get(s.id) ?? null,
+      external_hosts: hostsOf.get(s.id) ?? 0,
+      harvest: curves.get(s.id)!.curve,
+    })),
+    totals: { ...status.totals, external_hosts: distinctHosts },
+    budget: status.budget,
+    period,
+    harvest: total.curve,
+    choices: { bins: choices.bins, pulls: totalPulls, counts: choices.counts },
+    topHosts: companionHosts(db, { by: 'host', siteId: null, minSites: 0, limit: o.top }).map((h) => ({ ...h, display: domainToUnicode(h.name) || h.name })),
+    settings: settingKeys.map((k) => [k, formatSetting(settings[k])]),
+  };
+}

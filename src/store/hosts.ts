@@ -1,0 +1,61 @@
+import { siteIdentity } from '../crawl/scope.js';
+import type { Db } from './db.js';
+import { readSettings } from './settings.js';
+import { listSites, type Site } from './sites.js';
+import { hostDomain, registerUrlFunctions } from './url-functions.js';
+
+export type HostLevel = 'host' | 'domain';
+
+/** One line of `beebot hosts`: an outside host (or registrable domain) the target sites link to. */
+export interface CompanionHost {
+  /** the host name, or the registrable domain with `by: 'domain'` (punycode, as stored) */
+  name: string;
+  /** by host: its registrable domain; by domain: the same as name */
+  domain: string;
+  /** distinct host names under it (1 by host) */
+  hosts: number;
+  /** target sites linking to it */
+  sites: number;
+  /** external link rows pointing to it ((page, URL) pairs) */
+  links: number;
+  /** distinct pages linking to it */
+  pages: number;
+  /** the target site it belongs to, when a target site links to another one */
+  targetSiteId: number | null;
+}
+
+export interface HostQuery {
+  by: HostLevel;
+  siteId: number | null;
+  minSites: number;
+  limit: number | null;
+}
+
+/**
+ * The companion set: every host the target set links to, with how many links and how many target
+ * sites point at it, most shared first (sites, then links, then name). Aggregated by SQLite, which
+ * spills big GROUP BYs to disk; only the result rows reach JavaScript.
+ */
+export function companionHosts(db: Db, q: HostQuery): CompanionHost[] {
+  registerUrlFunctions(db);
+  const name = q.by === 'host' ? 'beebot_host(e.url)' : 'beebot_domain(e.url)';
+  const rows = db
+    .prepare(
+      `SELECT ${name} AS name, count(DISTINCT beebot_host(e.url)) AS hosts, count(DISTINCT e.site_id) AS sites,
+              count(*) AS links, count(DISTINCT e.page_id) AS pages
+       FROM external_links e ${q.siteId !== null ? 'WHERE e.site_id = @site' : ''}
+       GROUP BY 1 HAVING name IS NOT NULL AND sites >= @minSites
+       ORDER BY sites DESC, links DESC, name ${q.limit !== null ? `LIMIT ${Math.floor(q.limit)}` : ''}`,
+    )
+    .all({ minSites: q.minSites, ...(q.siteId !== null ? { site: q.siteId } : {}) }) as Omit<CompanionHost, 'domain' | 'targetSiteId'>[];
+  const target = targetSiteOf(listSites(db), readSettings(db).scope, q.by);
+  return rows.map((r) => ({ ...r, domain: q.by === 'host' ? hostDomain(r.name) : r.name, targetSiteId: target(r.name) }));
+}
+
+/** Which target site a linked host (or domain) is part of, under the database's scope. */
+function targetSiteOf(sites: Site[], scope: 'host' | 'domain', by: HostLevel): (name: string) => number | null {
+  const byIdentity = new Map(sites.map((s) => [siteIdentity(new URL(s.url).hostname, scope), s.id]));
+  const byDomain = new Map<string, number>();
+  for (const s of [...sites].reverse()) byDomain.set(hostDomain(new URL(s.url).hostname), s.id); // lowest id wins
+  return (name) => (by === 'host' ? byIdentity.get(siteIdentity(name, scope)) : byDomain.get(name)) ?? null;
+}

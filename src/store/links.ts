@@ -1,0 +1,36 @@
+import type { Db } from './db.js';
+import { countRows, filterWhere, linkTables } from './export.js';
+import type { LinkFilter, LinkKind } from './link-filter.js';
+
+export interface DeletePlan {
+  /** rows the filter selects */
+  matching: number;
+  /** of those, rows that will be deleted */
+  deletable: number;
+}
+
+/**
+ * What `links delete` would do. External and bad links are all deletable. Internal links are pages:
+ * only unfetched pages (the frontier) above the start page can go — a fetched page carries the pull
+ * log, the budget spent and the rewards the scheduler learned from, so it stays part of the record.
+ */
+export function planDelete(db: Db, kind: LinkKind, f: LinkFilter): DeletePlan {
+  return { matching: countRows(db, kind, f), deletable: countRows(db, kind, f, { deletableOnly: true }) };
+}
+
+/**
+ * Delete the deletable rows a filter selects and leave a tombstone (site, kind, key) for each, so a
+ * resumed crawl does not store that URL (or raw href) for that site again. One transaction.
+ */
+export function deleteLinks(db: Db, kind: LinkKind, f: LinkFilter, now: Date = new Date()): number {
+  const t = linkTables[kind];
+  const { where, params } = filterWhere(db, kind, f, { deletableOnly: true });
+  const table = { external: 'external_links', internal: 'pages', bad: 'bad_links' }[kind];
+  return db.transaction(() => {
+    db.prepare(
+      `INSERT OR IGNORE INTO deleted_links (site_id, kind, key, deleted_at)
+       SELECT ${t.fields.site}, '${kind}', ${t.key}, @deletedAt FROM ${t.from} ${where}`,
+    ).run({ ...params, deletedAt: now.toISOString() });
+    return db.prepare(`DELETE FROM ${table} WHERE id IN (SELECT ${t.id} FROM ${t.from} ${where})`).run(params).changes;
+  })();
+}
