@@ -17,8 +17,6 @@ import { RobotsCache } from './robots-cache.js';
 import { urlTrap } from './traps.js';
 import { PolitenessWriter } from '../store/politeness.js';
 
-// An origin whose robots.txt can't be read this many times in a row is given up.
-const ROBOTS_ATTEMPTS = 3;
 
 export interface CrawlOptions {
   settings: Settings;
@@ -142,38 +140,25 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     return soonest;
   };
 
-  /** robots.txt's word on a page: fetch it, skip it for good, or leave it queued for later. */
-  const robotsAllow = async (page: FrontierPage, site: Site): Promise<'fetch' | 'skipped' | 'later'> => {
-    if (!robots) return 'fetch';
+  /**
+   * robots.txt's word on a page. Disallowed: stored as robots-denied, never fetched. Unreadable
+   * (5xx, network error): never fail open — the page is skipped the same way, and the origin's
+   * file is asked for again after its retry time; when that happens to a site's start page the
+   * site is Not Available, as with any start page that can't be fetched.
+   */
+  const robotsAllow = async (page: FrontierPage, site: Site): Promise<boolean> => {
+    if (!robots) return true;
     const v = await robots.verdict(page.url, o.signal);
-    if (v.kind === 'allow') return 'fetch';
-    if (v.kind === 'deny') {
+    if (v.kind === 'allow') return true;
+    if (v.kind === 'wait' && page.level === 0) {
+      site.unavailable = v.reason;
+      writer.giveUp(site.id, v.reason);
+    } else {
       writer.skip(page, 'robots-denied', v.reason);
-      nextPage.delete(site.id);
-      return 'skipped';
     }
-    // Unreadable robots.txt: never fail open. A site not yet started is as good as down (Not
-    // Available, like a failed start page); a site in progress is asked again a few times.
-    if (site.pulls === 0 || v.attempts >= ROBOTS_ATTEMPTS) {
-      site.unavailable = site.pulls ? `${v.reason} (${v.attempts} attempts)` : v.reason;
-      writer.giveUp(site.id, site.unavailable);
-      return 'skipped';
-    }
-    gate.pause(new URL(page.url).host, v.until - Date.now());
-    return 'later';
+    nextPage.delete(site.id);
+    return false;
   };
-
-  /** Wait until host may be asked again, or the crawl stops. */
-  const waitFor = (host: string) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(done, Math.max(1, gate.waitMs(host)));
-      function done() {
-        clearTimeout(t);
-        o.signal.removeEventListener('abort', done);
-        resolve();
-      }
-      o.signal.addEventListener('abort', done, { once: true });
-    });
 
   /** Fetch one page and commit it; false when nothing was pulled (robots.txt, abandoned). */
   const pull = async (page: FrontierPage): Promise<boolean> => {
@@ -181,9 +166,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     const scope = scopes.get(page.siteId)!;
     const host = new URL(page.url).host;
     try {
-      const verdict = await robotsAllow(page, site);
-      if (verdict === 'later') await waitFor(host); // no busy loop while the origin is blocked
-      if (verdict !== 'fetch') return false;
+      if (!(await robotsAllow(page, site))) return false;
     } catch (err) {
       if (o.signal.aborted) return false;
       throw err;
@@ -294,7 +277,8 @@ export function toPullResult(page: FrontierPage, f: Awaited<ReturnType<typeof fe
   r.hops = f.hops;
   r.retries = f.retries;
   const res = f.response;
-  if (f.finalUrl !== page.url) {
+  // A fetch that failed on a later hop is the pulled page's failure, not the hop's.
+  if (f.response && f.finalUrl !== page.url) {
     const key = urlKey(new URL(f.finalUrl), scope.mode);
     if (key !== urlKey(new URL(page.url), scope.mode)) r.final = { url: f.finalUrl, key };
   }

@@ -186,7 +186,7 @@ function toFetchError(err: unknown, signal: AbortSignal): unknown {
   if (reasons[code]) return new FetchError(reasons[code]!, e.message);
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || /SSL|TLS/.test(code)) return new FetchError('tls', e.message);
   // llhttp parser errors: the peer does not speak HTTP/1.1 properly
-  if (code.startsWith('HPE_') || /HPE_|Parse Error/i.test(e.message ?? '')) return new FetchError('bad-response', e.message);
+  if (code.startsWith('HPE_') || /HPE_|Parse Error|does not match the HTTP/i.test(e.message ?? '')) return new FetchError('bad-response', e.message);
   if (code === 'ERR_INVALID_URL' || code === 'UND_ERR_INVALID_ARG') return new FetchError('invalid-url', e.message);
   return new FetchError('network', e.message ?? String(err));
 }

@@ -11,13 +11,12 @@ export type RobotsVerdict =
   | { kind: 'allow' }
   | { kind: 'deny'; reason: string }
   /** robots.txt could not be read: nothing of this origin may be fetched until `until` (ms). */
-  | { kind: 'wait'; until: number; reason: string; attempts: number };
+  | { kind: 'wait'; until: number; reason: string };
 
 export interface OriginRobots {
   origin: string;
   rules: RobotsRules;
   fetchedAt: number;
-  attempts: number;
   /** Crawl-delay in force for the origin's host, ms, after clamping; null if none asked. */
   crawlDelayMs: number | null;
   clamped: boolean;
@@ -46,9 +45,9 @@ export class RobotsCache {
       case 'allow-all':
         return { kind: 'allow' };
       case 'disallow-all':
-        return { kind: 'wait', until: r.rules.retryAt, reason: r.rules.reason, attempts: r.attempts };
+        return { kind: 'wait', until: r.rules.retryAt, reason: r.rules.reason };
       case 'parsed':
-        return r.rules.isAllowed(url) ? { kind: 'allow' } : { kind: 'deny', reason: 'robots-denied' };
+        return r.rules.isAllowed(url) ? { kind: 'allow' } : { kind: 'deny', reason: 'disallowed by robots.txt' };
     }
   }
 
@@ -59,13 +58,13 @@ export class RobotsCache {
     if (known && fresh) return known;
     let p = this.pending.get(origin);
     if (!p) {
-      p = this.load(origin, known?.attempts ?? 0, signal).finally(() => this.pending.delete(origin));
+      p = this.load(origin, signal).finally(() => this.pending.delete(origin));
       this.pending.set(origin, p);
     }
     return p;
   }
 
-  private async load(origin: string, attempts: number, signal: AbortSignal): Promise<OriginRobots> {
+  private async load(origin: string, signal: AbortSignal): Promise<OriginRobots> {
     const rules = robotsFromResponse(origin, await this.fetchRobots(origin, signal), Date.now());
     const delay = rules.kind === 'parsed' ? clampCrawlDelay(rules.crawlDelay, this.maxCrawlDelaySeconds) : { delayMs: null, clamped: false };
     if (delay.delayMs !== null) this.gate.setDelay(new URL(origin).host, delay.delayMs);
@@ -73,7 +72,6 @@ export class RobotsCache {
       origin,
       rules,
       fetchedAt: Date.now(),
-      attempts: rules.kind === 'disallow-all' ? attempts + 1 : 0,
       crawlDelayMs: delay.delayMs,
       clamped: delay.clamped,
     };
