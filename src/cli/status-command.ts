@@ -30,7 +30,7 @@ function politeness(hosts: HostPoliteness[]): string {
   return hosts
     .map((h) => {
       const parts = [`${h.host} delay ${h.delay_ms}ms`];
-      if (h.crawl_delay_ms !== null) parts.push(`crawl-delay ${h.crawl_delay_ms}ms${h.clamped ? ' (clamped)' : ''}`);
+      if (h.crawl_delay_ms !== null) parts.push(`crawl-delay ${h.crawl_delay_ms}ms asked${h.clamped ? `, clamped to ${h.delay_ms}ms` : ''}`);
       if (h.failures > 0) parts.push(`backing off: ${h.failures} failures`);
       if (h.paused_until && Date.parse(h.paused_until) > Date.now()) parts.push(`paused until ${h.paused_until}`);
       if (h.robots) parts.push(`robots: ${h.robots}`);

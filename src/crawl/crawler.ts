@@ -86,7 +86,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       ? new RobotsCache(dispatcher, http, gate, s['max-crawl-delay'], (r) => {
           const host = new URL(r.origin).host;
           const summary = r.rules.kind === 'parsed' ? r.rules.summary : r.rules.reason;
-          hostsLog.robots(host, gate.delayOf(host), r.crawlDelayMs, r.clamped, summary);
+          const asked = r.rules.kind === 'parsed' && r.rules.crawlDelay !== null ? r.rules.crawlDelay * 1000 : null;
+          hostsLog.robots(host, gate.delayOf(host), asked, r.clamped, summary);
         })
       : null;
   const pagesPerHost = new Map<string, number>();
