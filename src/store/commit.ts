@@ -53,21 +53,48 @@ export interface PullWriterOptions {
   allowReadd?: boolean;
 }
 
+const KNOWN_KEYS = 50_000;
+
 /** Prepared statements for writing a pull; one instance per crawl. */
 export class PullWriter {
   private s;
 
   private maxQueryVariants: number;
+  /** Link statements with and without the tombstone check: most databases have no tombstones. */
+  private plain;
+  private guarded;
+  private anyTombstones;
+  /**
+   * Internal links known to be stored at a level no deeper than the value: most links of a page
+   * point to pages already seen, and skipping their no-op upserts is the biggest saving per page.
+   * Bounded (cleared when full), so memory stays flat however large the frontier grows.
+   */
+  private known = new Map<string, number>();
 
   constructor(private db: Db, opts: PullWriterOptions = {}) {
     this.maxQueryVariants = opts.maxQueryVariants ?? Infinity;
     // A deleted link leaves a tombstone (site, kind, key): the crawl skips those links, so deleted
-    // junk stays deleted across resumes. Checked in SQL on every insert, not cached, so deletions
-    // made while this crawl runs take effect at once.
-    const notDeleted = (kind: string) =>
-      opts.allowReadd
-        ? 'WHERE true'
-        : `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)`;
+    // junk stays deleted across resumes. Whether any tombstone exists is asked on every commit,
+    // so deletions made while this crawl runs take effect at once.
+    const links = (guard: boolean) => {
+      const notDeleted = (kind: string) =>
+        guard ? `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)` : 'WHERE true';
+      return {
+        linkPage: upsertPage(notDeleted('internal')),
+        trapPage: db.prepare(
+          `INSERT OR IGNORE INTO pages (site_id, key, url, level, found_on, found_at, status, note)
+           SELECT @site, @key, @url, @level, @on, @at, 'trap', @trap ${notDeleted('internal')}`,
+        ),
+        external: db.prepare(
+          `INSERT OR IGNORE INTO external_links (site_id, page_id, key, url, level, anchor, rel, tag, found_at)
+           SELECT @site, @page, @key, @url, @level, @anchor, @rel, @tag, @at ${notDeleted('external')}`,
+        ),
+        bad: db.prepare(
+          `INSERT OR IGNORE INTO bad_links (site_id, page_id, raw, reason, found_at)
+           SELECT @site, @page, @key, @reason, @at ${notDeleted('bad')}`,
+        ),
+      };
+    };
     const upsertPage = (guard: string) =>
       db.prepare(
         `INSERT INTO pages (site_id, key, url, level, found_on, found_at) SELECT @site, @key, @url, @level, @on, @at ${guard}
@@ -77,12 +104,7 @@ export class PullWriter {
     this.s = {
       // The page a pulled URL redirected to is stored whatever: its content was fetched.
       upsertPage: upsertPage('WHERE true'),
-      linkPage: upsertPage(notDeleted('internal')),
       pageByKey: db.prepare(`SELECT id, level FROM pages WHERE site_id = ? AND key = ?`),
-      trapPage: db.prepare(
-        `INSERT OR IGNORE INTO pages (site_id, key, url, level, found_on, found_at, status, note)
-         SELECT @site, @key, @url, @level, @on, @at, 'trap', @trap ${notDeleted('internal')}`,
-      ),
       // The unique (site_id, key) index answers this range: every key of the path with a query.
       queryVariants: db.prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND key > ? AND key < ?`).pluck(),
       skip: db.prepare(`UPDATE pages SET status = ?, note = ? WHERE id = ?`),
@@ -90,14 +112,6 @@ export class PullWriter {
       setStatus: db.prepare(`UPDATE pages SET status = ? WHERE id = ?`),
       setFinal: db.prepare(
         `UPDATE pages SET status = ?, level = min(level, ?) WHERE id = ?`,
-      ),
-      external: db.prepare(
-        `INSERT OR IGNORE INTO external_links (site_id, page_id, key, url, level, anchor, rel, tag, found_at)
-         SELECT @site, @page, @key, @url, @level, @anchor, @rel, @tag, @at ${notDeleted('external')}`,
-      ),
-      bad: db.prepare(
-        `INSERT OR IGNORE INTO bad_links (site_id, page_id, raw, reason, found_at)
-         SELECT @site, @page, @key, @reason, @at ${notDeleted('bad')}`,
       ),
       fetch: db.prepare(
         `INSERT INTO fetches (site_id, page_id, final_url, http_status, content_type, bytes, encoding,
@@ -109,15 +123,20 @@ export class PullWriter {
            deepest = max(coalesce(deepest, -1), ?), unavailable = coalesce(?, unavailable) WHERE id = ?`,
       ),
     };
+    this.plain = links(false);
+    this.guarded = opts.allowReadd ? this.plain : links(true);
+    this.anyTombstones = db.prepare('SELECT EXISTS (SELECT 1 FROM deleted_links)').pluck();
   }
 
   /** Mark the page processed, store its links, log the pull and update the site's statistics. */
   commit(r: PullResult): Committed {
-    return this.db.transaction((): Committed => {
+    const stored: string[] = [];
+    const out = this.db.transaction((): Committed => {
       const s = this.s;
       const { page } = r;
       const siteId = page.siteId;
       const at = new Date().toISOString(); // one time for the pull and every link it stored
+      const L = this.anyTombstones.get() ? this.guarded : this.plain;
       // The page whose content we got: the pulled one, or its in-site redirect target.
       let contentId = page.id;
       let level = page.level;
@@ -137,18 +156,21 @@ export class PullWriter {
       }
 
       for (const l of r.links.internal) {
+        const seen = this.known.get(`${siteId} ${l.key}`);
+        if (seen !== undefined && seen <= level + 1) continue; // stored already, at least as shallow
         const trap = l.trap ?? this.queryTrap(siteId, l.key);
         const row = { site: siteId, key: l.key, url: l.url, level: level + 1, on: contentId, at };
-        if (trap) s.trapPage.run({ ...row, trap });
-        else s.linkPage.run(row);
+        if (trap) L.trapPage.run({ ...row, trap });
+        else L.linkPage.run(row);
+        stored.push(`${siteId} ${l.key}`);
       }
       let reward = 0;
       // Links of an off-site redirect belong to the pulled page; links in content to the content page.
       const externalOn = r.status === 'redirect' ? page.id : contentId;
       for (const l of r.links.external) {
-        reward += s.external.run({ site: siteId, page: externalOn, key: l.key, url: l.url, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes;
+        reward += L.external.run({ site: siteId, page: externalOn, key: l.key, url: l.url, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes;
       }
-      for (const b of r.links.bad) s.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
+      for (const b of r.links.bad) L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
 
       const seq = Number(
         s.fetch.run(
@@ -160,6 +182,12 @@ export class PullWriter {
       s.site.run(reward, reward, level, r.unavailable, siteId);
       return { seq, reward };
     })();
+    // Only after the commit: a rolled-back page must not leave keys that were never stored.
+    if (this.known.size + stored.length > KNOWN_KEYS) this.known.clear();
+    // An upper bound of the level stored (an in-site redirect's target may be shallower).
+    const upper = r.page.level + 1;
+    for (const k of stored) this.known.set(k, Math.min(this.known.get(k) ?? Infinity, upper));
+    return out;
   }
 
   /** A page that will not be fetched (robots.txt, a trap): no pull, no budget spent. */

@@ -28,8 +28,14 @@ export class PolitenessWriter {
     );
   }
 
+  private last = new Map<string, string>();
+
+  /** Written when it changes, not on every page. */
   state(host: string, delay: number, failures: number, pausedUntil: number | null): void {
     const paused = pausedUntil === null ? null : new Date(pausedUntil).toISOString();
+    const sig = `${delay} ${failures} ${paused}`;
+    if (this.last.get(host) === sig) return;
+    this.last.set(host, sig);
     this.upsert.run({ host, delay, failures, paused, at: new Date().toISOString() });
   }
 

@@ -1,0 +1,71 @@
+/**
+ * Serves the generated web (bench/web.ts) on one loopback server, sites routed by the Host
+ * header, or by the URL of an absolute-form request line when a client uses us as its HTTP proxy
+ * (wget). Counts requests, body bytes and connections so each run can show the work it was given.
+ *
+ * Run directly: `node dist/bench/web-server.js [port]` prints `listening on PORT` and serves until
+ * SIGINT/SIGTERM (to look at the pages with curl --resolve).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { defaultWeb, renderPage, type WebConfig } from './web.js';
+
+export interface Counters {
+  requests: number;
+  bytes: number;
+  connections: number;
+}
+
+export interface BenchWeb {
+  port: number;
+  readonly counters: Counters;
+  close(): Promise<void>;
+}
+
+export async function startBenchWeb(cfg: WebConfig, opts: { port?: number } = {}): Promise<BenchWeb> {
+  let port = 0;
+  const counters: Counters = { requests: 0, bytes: 0, connections: 0 };
+  const server = http.createServer((req, res) => {
+    counters.requests++;
+    const url = req.url ?? '/';
+    const target = /^https?:\/\//i.test(url) ? new URL(url) : null;
+    const page = target ? renderPage(cfg, target.host, target.pathname, port) : renderPage(cfg, req.headers.host ?? '', url, port);
+    const body = Buffer.from(page.body);
+    counters.bytes += body.length;
+    res.sendDate = false;
+    res.writeHead(page.status, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  server.on('connection', () => counters.connections++);
+  // Idle keep-alive sockets must outlive a crawler's pauses between two pages of one host.
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    counters,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const web = await startBenchWeb(defaultWeb, { port: Number(process.argv[2] ?? 0) });
+  console.log(`listening on ${web.port}`);
+  const stop = () => void web.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
