@@ -35,7 +35,8 @@ afterAll(async () => {
 });
 
 describe('help and usage errors', () => {
-  const commands = [[], ['seeds'], ['seeds', 'add'], ['seeds', 'import'], ['seeds', 'list'], ['seeds', 'remove'], ['config'], ['config', 'get'], ['config', 'set'], ['crawl'], ['status'], ['export']];
+  const commands = [[], ['seeds'], ['seeds', 'add'], ['seeds', 'import'], ['seeds', 'list'], ['seeds', 'remove'], ['config'], ['config', 'get'], ['config', 'set'], ['crawl'], ['status'], ['export'],
+    ['links'], ['links', 'delete'], ['hosts'], ['report'], ['trace'], ['trace', 'export'], ['simulate']];
   it.each(commands.map((c) => [c.join(' ') || '(root)', c]))('%s --help exits 0 with usage', async (_name, cmd) => {
     const r = await beebot([...(cmd as string[]), '--help'], { db: newDb() });
     expect(r.code).toBe(0);
