@@ -30,8 +30,8 @@ try {
 
   await beebot('seeds', 'import', join(dir, 'seeds.csv'));
   await beebot('seeds', 'list');
-  // --resolve sends the .test hosts to the loopback server; --delay 20 keeps the demo watchable.
-  await beebot('crawl', '--budget', '150', '--delay', '20', ...web.resolveArgs());
+  // The fixture server doubles as an HTTP proxy for its .test hosts; --delay 20 keeps the demo watchable.
+  await beebot('crawl', '--budget', '150', '--delay', '20', '--proxy', `http://127.0.0.1:${web.port}`);
   await beebot('status');
   await beebot('export', join(dir, 'external.csv'));
   const lines = readFileSync(join(dir, 'external.csv'), 'utf8').split('\r\n');
