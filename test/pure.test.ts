@@ -4,7 +4,7 @@ import { parseResolve } from '../src/cli/crawl-command.js';
 import { parseSeedFile } from '../src/cli/seeds-command.js';
 import { formatTable } from '../src/cli/table.js';
 import { analysePage } from '../src/crawl/analyse.js';
-import { toPullResult } from '../src/crawl/crawler.js';
+import { toPullResult } from '../src/crawl/pull-result.js';
 import { UsageError } from '../src/errors.js';
 import { defaults, parseSetting } from '../src/store/settings.js';
 

@@ -6,15 +6,13 @@ import { PullWriter, type PullResult } from '../store/commit.js';
 import { Frontier, type FrontierPage } from '../store/frontier.js';
 import type { Settings } from '../store/settings.js';
 import { listSites, type Site } from '../store/sites.js';
-import { analysePage, looksLikeHtml } from './analyse.js';
 import type { SiteScope } from './classify.js';
 import { fetchPage, type FetchContext } from './fetch-page.js';
 import { HostGate } from './host-gate.js';
-import { createDispatcher, isHtmlType, type HttpOptions } from './http.js';
+import { createDispatcher, type HttpOptions } from './http.js';
 import { siteIdentity } from './scope.js';
-import { urlKey } from './url.js';
 import { RobotsCache } from './robots-cache.js';
-import { urlTrap } from './traps.js';
+import { failed, startPageProblem, toPullResult } from './pull-result.js';
 import { PolitenessWriter } from '../store/politeness.js';
 
 
@@ -262,71 +260,4 @@ function politenessBound(pagesPerHost: Map<string, number>, gate: HostGate, work
   }
   const one = busiest ? ((busiest.pages - 1) * busiest.delayMs) / 1000 : 0;
   return { lowerBoundSeconds: Math.max(one, total / 1000 / Math.max(1, workers)), busiestHost: busiest };
-}
-
-function failed(page: FrontierPage, error: string): PullResult {
-  return {
-    page, final: null, status: 'error', httpStatus: null, contentType: null, bytes: null, encoding: null,
-    encodingSource: null, error, hops: [], links: { internal: [], external: [], bad: [] }, ms: 0, retries: 0, note: null, unavailable: null,
-  };
-}
-
-/** Turn what the network gave into what the store keeps (pure). */
-export function toPullResult(page: FrontierPage, f: Awaited<ReturnType<typeof fetchPage>>, scope: SiteScope, s: Settings): PullResult {
-  const r = failed(page, f.error ?? '');
-  r.error = f.error;
-  r.hops = f.hops;
-  r.retries = f.retries;
-  const res = f.response;
-  // A fetch that failed on a later hop is the pulled page's failure, not the hop's.
-  if (f.response && f.finalUrl !== page.url) {
-    const key = urlKey(new URL(f.finalUrl), scope.mode);
-    if (key !== urlKey(new URL(page.url), scope.mode)) r.final = { url: f.finalUrl, key };
-  }
-  if (!res) return r;
-  r.httpStatus = res.status;
-  r.contentType = res.contentType;
-  r.bytes = res.body?.length ?? res.contentLength;
-  if (f.offsite) {
-    r.status = 'redirect';
-    r.links.external.push({ url: f.offsite.url, key: f.offsite.key, anchor: '', rel: '', tag: 'redirect' });
-    return r;
-  }
-  if (res.status < 200 || res.status >= 300) {
-    r.error = `HTTP ${res.status}`;
-    return r;
-  }
-  const html = res.body !== null && (isHtmlType(res.contentType) || (res.contentType === null && looksLikeHtml(res.body)));
-  if (!html) {
-    r.status = 'not-html';
-    return r;
-  }
-  const a = analysePage(res.body!, f.finalUrl, res.contentType, scope, s['default-encoding']);
-  r.status = 'done';
-  r.encoding = a.decoded.encoding;
-  r.encodingSource = a.decoded.source;
-  r.links = a.links;
-  const found = a.links.internal.length + a.links.external.length + a.links.bad.length;
-  if (found > s['max-links-per-page']) {
-    r.note = `links-capped: ${s['max-links-per-page']} of ${found} kept`;
-    // External links are what the crawl is for: they keep their place first.
-    const cap = s['max-links-per-page'];
-    const external = a.links.external.slice(0, cap);
-    const internal = a.links.internal.slice(0, cap - external.length);
-    r.links = { external, internal, bad: a.links.bad.slice(0, cap - external.length - internal.length) };
-  }
-  const limits = { maxUrlLength: s['max-url-length'], maxPathDepth: s['max-path-depth'], maxRepeats: 3 };
-  for (const l of r.links.internal) {
-    const trap = urlTrap(new URL(l.url), limits);
-    if (trap) l.trap = trap;
-  }
-  return r;
-}
-
-/** Why a site's start page makes the site Not Available, or null when it is fine. */
-function startPageProblem(r: PullResult): string | null {
-  if (r.status === 'done') return null;
-  if (r.status === 'redirect') return `start page redirects off-site to ${r.links.external[0]?.url}`;
-  if (r.status === 'not-html') return `start page is not HTML (${r.contentType ?? 'no Content-Type'})`;
-  return `start page failed: ${r.error ?? 'unknown error'}`;
 }
