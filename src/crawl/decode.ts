@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import { ENCODING_BY_LABEL } from './encoding-labels.js';
+import { isUtf8 } from 'node:buffer';
 import { guessEncoding, isAscii, utf8Stats } from './guess-encoding.js';
 
 export type EncodingSource = 'bom' | 'http' | 'meta' | 'guess' | 'default';
@@ -269,6 +270,7 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string, defaultEncod
  * bytes in otherwise clearly UTF-8 text (the ratio chardet's own UTF-8 recogniser accepts).
  */
 function looksLikeUtf8(bytes: Uint8Array): boolean {
+  if (isUtf8(bytes)) return true; // native and fast: the common case
   const { multiByte, invalid } = utf8Stats(bytes);
   return invalid === 0 || multiByte > invalid * 10;
 }

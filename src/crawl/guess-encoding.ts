@@ -1,11 +1,11 @@
+import { isAscii as nativeIsAscii } from 'node:buffer';
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
 import { ENCODING_BY_LABEL } from './encoding-labels.js';
 
 /** True when every byte is 7-bit (then any ASCII-compatible encoding decodes it the same). */
 export function isAscii(bytes: Uint8Array): boolean {
-  for (const b of bytes) if (b >= 0x80) return false;
-  return true;
+  return nativeIsAscii(bytes);
 }
 
 /**
