@@ -62,7 +62,7 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   }
   const limits = { maxUrlLength: s['max-url-length'], maxPathDepth: s['max-path-depth'], maxRepeats: 3 };
   for (const l of r.links.internal) {
-    const trap = urlTrap(new URL(l.url), limits);
+    const trap = urlTrap(l.url, limits);
     if (trap) l.trap = trap;
   }
   return r;

@@ -11,10 +11,13 @@ export interface TrapLimits {
 
 export const defaultTrapLimits: TrapLimits = { maxUrlLength: 2048, maxPathDepth: 24, maxRepeats: 3 };
 
-/** The trap a URL falls into, or null. Pure: looks at the URL only. */
-export function urlTrap(u: URL, limits: TrapLimits = defaultTrapLimits): string | null {
-  if (u.href.length > limits.maxUrlLength) return 'url-too-long';
-  const segments = u.pathname.split('/').filter((s) => s !== '');
+/**
+ * The trap a URL falls into, or null. Pure: looks at the URL only. Takes the serialized href
+ * (as classify produces it) so the hot path does not parse every link a second time.
+ */
+export function urlTrap(href: string, limits: TrapLimits = defaultTrapLimits): string | null {
+  if (href.length > limits.maxUrlLength) return 'url-too-long';
+  const segments = pathOf(href).split('/').filter((s) => s !== '');
   if (segments.length > limits.maxPathDepth) return 'path-too-deep';
   if (hasRepeatedRun(segments, limits.maxRepeats)) return 'repeated-path-segments';
   return null;
@@ -36,4 +39,16 @@ function hasRepeatedRun(segments: readonly string[], times: number): boolean {
 function sameRun(s: readonly string[], a: number, b: number, len: number): boolean {
   for (let i = 0; i < len; i++) if (s[a + i] !== s[b + i]) return false;
   return true;
+}
+
+/** The path of a serialized http(s) URL: after the authority, before '?' or '#'. */
+function pathOf(href: string): string {
+  const start = href.indexOf('/', href.indexOf('//') + 2);
+  if (start < 0) return '/';
+  let end = href.length;
+  for (const c of ['?', '#']) {
+    const i = href.indexOf(c, start);
+    if (i >= 0 && i < end) end = i;
+  }
+  return href.slice(start, end);
 }
