@@ -1,4 +1,4 @@
-import type { Arm } from './policy.js';
+import type { Arm, Policy } from './policy.js';
 
 /**
  * Helpers shared by the policies. Everything here reads the PickInput only, so a policy built
@@ -67,4 +67,25 @@ export function prefixSum(a: Arm, k: number): number {
 /** UCB1's sqrt(2 ln n / t); a pull-less site (only with warm-up 0) is tried first, as in UCB1. */
 export function bonus(logN: number, t: number): number {
   return t === 0 ? Infinity : Math.sqrt((2 * logN) / t);
+}
+
+/** What an index policy's score may use besides the arm: Xmax and ln n of the whole crawl. */
+export interface IndexContext {
+  xmax: number;
+  logN: number;
+}
+
+/**
+ * The shape every UCB-style rule shares: m pages on every site first (warm-up), then one page at
+ * a time on the open site with the largest index; ties lowest id. Stateless like the rest.
+ */
+export function indexPolicy(warmup: number, index: (a: Arm, c: IndexContext) => number): Policy {
+  return ({ arms, history }) => {
+    const open = openArms(arms);
+    if (open.length === 0) return null;
+    const first = warmupPick(open, warmup);
+    if (first !== null) return first;
+    const c = { xmax: maxReward(arms), logN: Math.log(history.length) };
+    return argmax(open, (a) => index(a, c));
+  };
 }

@@ -1,4 +1,4 @@
-import { argmax, mean, openArms, warmupPick } from './common.js';
+import { indexPolicy, mean } from './common.js';
 import type { Policy } from './policy.js';
 
 /** KL divergence between Poisson laws of means p and q (the reward is a count of links). */
@@ -30,12 +30,5 @@ export function klUpper(p: number, delta: number): number {
  * t(i) and n include in-flight pulls, xbar(i) completed ones; ties lowest id; stateless.
  */
 export function klUcb(warmup: number): Policy {
-  return ({ arms, history }) => {
-    const open = openArms(arms);
-    if (open.length === 0) return null;
-    const first = warmupPick(open, warmup);
-    if (first !== null) return first;
-    const logN = Math.log(history.length);
-    return argmax(open, (a) => (a.pulls === 0 ? Infinity : klUpper(mean(a), logN / a.pulls)));
-  };
+  return indexPolicy(warmup, (a, { logN }) => (a.pulls === 0 ? Infinity : klUpper(mean(a), logN / a.pulls)));
 }

@@ -1,4 +1,4 @@
-import { argmax, bonus, maxReward, openArms, warmupPick } from './common.js';
+import { bonus, indexPolicy } from './common.js';
 import type { Policy } from './policy.js';
 
 /** Mean of a site's last w completed rewards: its yield at its current crawl depth. */
@@ -22,13 +22,5 @@ export function recentMean(rewards: readonly number[], w: number): number {
  * whole-history mean would say. m pages on every site first; ties lowest id; stateless.
  */
 export function slidingWindowUcb(window: number, warmup: number): Policy {
-  return ({ arms, history }) => {
-    const open = openArms(arms);
-    if (open.length === 0) return null;
-    const first = warmupPick(open, warmup);
-    if (first !== null) return first;
-    const xmax = maxReward(arms);
-    const logN = Math.log(history.length);
-    return argmax(open, (a) => (xmax > 0 ? recentMean(a.rewards, window) / xmax : 0) + bonus(logN, Math.min(a.pulls, window)));
-  };
+  return indexPolicy(warmup, (a, { xmax, logN }) => (xmax > 0 ? recentMean(a.rewards, window) / xmax : 0) + bonus(logN, Math.min(a.pulls, window)));
 }

@@ -1,4 +1,4 @@
-import { argmax, maxReward, mean, openArms, warmupPick } from './common.js';
+import { indexPolicy, mean } from './common.js';
 import type { Policy } from './policy.js';
 
 /** Sample variance (population form, as in Auer et al.) of a site's completed rewards. */
@@ -17,20 +17,12 @@ function variance(rewards: readonly number[], m: number): number {
  * t(i), n include in-flight pulls; mean and variance completed ones; ties lowest id; stateless.
  */
 export function ucb1Tuned(warmup: number): Policy {
-  return ({ arms, history }) => {
-    const open = openArms(arms);
-    if (open.length === 0) return null;
-    const first = warmupPick(open, warmup);
-    if (first !== null) return first;
-    const xmax = maxReward(arms);
-    const logN = Math.log(history.length);
-    return argmax(open, (a) => {
-      if (a.pulls === 0) return Infinity;
-      const m = mean(a);
-      const x = xmax > 0 ? m / xmax : 0;
-      const v = xmax > 0 ? variance(a.rewards, m) / (xmax * xmax) : 0;
-      const explore = logN / a.pulls;
-      return x + Math.sqrt(explore * Math.min(0.25, v + Math.sqrt(2 * explore)));
-    });
-  };
+  return indexPolicy(warmup, (a, { xmax, logN }) => {
+    if (a.pulls === 0) return Infinity;
+    const m = mean(a);
+    const x = xmax > 0 ? m / xmax : 0;
+    const v = xmax > 0 ? variance(a.rewards, m) / (xmax * xmax) : 0;
+    const explore = logN / a.pulls;
+    return x + Math.sqrt(explore * Math.min(0.25, v + Math.sqrt(2 * explore)));
+  });
 }

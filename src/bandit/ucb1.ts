@@ -1,4 +1,4 @@
-import { argmax, bonus, maxReward, mean, openArms, warmupPick } from './common.js';
+import { bonus, indexPolicy, mean } from './common.js';
 import type { Policy } from './policy.js';
 
 /**
@@ -12,13 +12,5 @@ import type { Policy } from './policy.js';
  * read off the pull counts, everything else off the current statistics.
  */
 export function ucb1(warmup: number): Policy {
-  return ({ arms, history }) => {
-    const open = openArms(arms);
-    if (open.length === 0) return null;
-    const first = warmupPick(open, warmup);
-    if (first !== null) return first;
-    const xmax = maxReward(arms);
-    const logN = Math.log(history.length);
-    return argmax(open, (a) => (xmax > 0 ? mean(a) / xmax : 0) + bonus(logN, a.pulls));
-  };
+  return indexPolicy(warmup, (a, { xmax, logN }) => (xmax > 0 ? mean(a) / xmax : 0) + bonus(logN, a.pulls));
 }
