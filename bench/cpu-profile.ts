@@ -7,7 +7,12 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 export interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    /** Samples per source line (1-based) of this node's function. */
+    positionTicks?: { line: number; ticks: number }[];
+  }[];
   samples: number[];
   timeDeltas: number[];
 }
@@ -73,6 +78,23 @@ export function areaTimes(rows: SelfRow[]): { area: string; ms: number; share: n
   return [...by.values()].sort((a, b) => b.ms - a.ms);
 }
 
+/**
+ * The hottest source lines of beebot's own files (dist/src): with SQLite run inside the calling
+ * frame, this is what tells which statement or loop of commit.js costs the time.
+ */
+export function hotLines(p: CpuProfile, n: number): { where: string; share: number }[] {
+  const ticks = new Map<string, number>();
+  let total = 0;
+  for (const node of p.nodes) {
+    for (const t of node.positionTicks ?? []) {
+      total += t.ticks;
+      const own = /\/dist\/(src\/.+\.js)$/.exec(node.callFrame.url);
+      if (own) ticks.set(`${own[1]}:${t.line}`, (ticks.get(`${own[1]}:${t.line}`) ?? 0) + t.ticks);
+    }
+  }
+  return [...ticks].map(([where, k]) => ({ where, share: k / total })).sort((a, b) => b.share - a.share).slice(0, n);
+}
+
 export function formatProfile(rows: SelfRow[], n: number): string[] {
   const pct = (x: number) => `${(100 * x).toFixed(1).padStart(5)}%`;
   return [
@@ -89,6 +111,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error('usage: node dist/bench/cpu-profile.js <file.cpuprofile> [top]');
     process.exit(2);
   }
-  const rows = selfTimes(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
-  console.log(formatProfile(rows, Number(process.argv[3] ?? 10)).join('\n'));
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const n = Number(process.argv[3] ?? 10);
+  console.log(formatProfile(selfTimes(profile), n).join('\n'));
+  console.log('hottest lines of beebot (dist/src, lines of the compiled .js):');
+  for (const l of hotLines(profile, n)) console.log(`  ${(100 * l.share).toFixed(1).padStart(5)}%  ${l.where}`);
 }

@@ -21,8 +21,9 @@ export interface BenchOptions {
   /** Stored links at which the scale run measures, e.g. 10k, 100k, 1M. */
   scale: number[];
   scaleSites: number;
-  /** Leaf pages fetched and timed at each scale stage. */
+  /** Leaf pages fetched and timed at each scale stage, and how many such windows per stage. */
   scaleWindow: number;
+  scaleReps: number;
   parsePages: number;
   parseRounds: number;
   ceilingPages: number;
@@ -34,7 +35,7 @@ export interface BenchOptions {
 
 export const USAGE = `usage: npm run bench -- [--quick] [--profile] [--reps N] [--budget N] [--concurrency N]
                      [--sites N] [--pages N] [--solo-pages N] [--scale 10000,100000,1000000]
-                     [--scale-window N] [--parse-pages N] [--only parse,ceiling,web,single,scale] [--out FILE]
+                     [--scale-window N] [--scale-reps N] [--parse-pages N] [--only parse,ceiling,web,single,scale] [--out FILE]
 (each also as an environment variable: BENCH_REPS, BENCH_BUDGET, BENCH_CONCURRENCY, ...)`;
 
 export function benchOptions(argv: string[], env: Record<string, string | undefined>, defaultOut: string): BenchOptions {
@@ -51,6 +52,7 @@ export function benchOptions(argv: string[], env: Record<string, string | undefi
       'solo-pages': { type: 'string' },
       scale: { type: 'string' },
       'scale-window': { type: 'string' },
+      'scale-reps': { type: 'string' },
       'parse-pages': { type: 'string' },
       only: { type: 'string' },
       out: { type: 'string' },
@@ -88,6 +90,8 @@ export function benchOptions(argv: string[], env: Record<string, string | undefi
     scale: list(values.scale ?? env.BENCH_SCALE, [10_000, 100_000, 1_000_000], [10_000, 100_000]).sort((a, b) => a - b),
     scaleSites: pick(undefined, 'SCALE_SITES', 10, 10),
     scaleWindow: pick(values['scale-window'], 'SCALE_WINDOW', 1000, 200),
+    // Identical windows (same store, same pages) still spread by ±20 % here: more of them than reps.
+    scaleReps: pick(values['scale-reps'], 'SCALE_REPS', 5, 1),
     parsePages: pick(values['parse-pages'], 'PARSE_PAGES', 1000, 200),
     parseRounds: pick(undefined, 'PARSE_ROUNDS', 5, 3),
     ceilingPages: pick(undefined, 'CEILING_PAGES', 4000, 1000),

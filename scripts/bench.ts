@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatProfile, selfTimes, type CpuProfile, type SelfRow } from '../bench/cpu-profile.js';
+import { formatProfile, hotLines, selfTimes, type CpuProfile, type SelfRow } from '../bench/cpu-profile.js';
 import type { Ceiling } from '../bench/fetch-ceiling.js';
 import { benchOptions, USAGE, type BenchOptions } from '../bench/options.js';
 import type { ParseBound } from '../bench/parse-bound.js';
@@ -327,7 +327,7 @@ async function nodeJson<T>(script: string, job: unknown): Promise<T & { otherCpu
 }
 
 /** beebot's crawl of the comparison web under --cpu-prof: where one core's time goes. */
-async function profileCrawl(o: BenchOptions): Promise<{ rows: SelfRow[]; file: string; pagesPerSecond: number }> {
+async function profileCrawl(o: BenchOptions): Promise<{ rows: SelfRow[]; lines: ReturnType<typeof hotLines>; file: string; pagesPerSecond: number; otherCpuShare: number }> {
   const dir = join(tmp, 'profile');
   const hosts = Array.from({ length: o.sites }, (_, i) => siteHost(i));
   const { m, t } = await beebotCrawl('profile', hosts, ['--budget', String(o.budget), '--concurrency', String(o.concurrency)], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
@@ -335,7 +335,9 @@ async function profileCrawl(o: BenchOptions): Promise<{ rows: SelfRow[]; file: s
   const file = join(os.tmpdir(), 'beebot-crawl.cpuprofile');
   const text = readFileSync(join(dir, name), 'utf8');
   writeFileSync(file, text);
-  return { rows: selfTimes(JSON.parse(text) as CpuProfile), file, pagesPerSecond: t.pages_fetched / m.seconds };
+  rmSync(dir, { recursive: true, force: true });
+  const parsed = JSON.parse(text) as CpuProfile;
+  return { rows: selfTimes(parsed), lines: hotLines(parsed, 10), file, pagesPerSecond: t.pages_fetched / m.seconds, otherCpuShare: otherShare(m) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -437,7 +439,7 @@ try {
         stages.push(st);
         log(`  ${fmtInt(st.storedLinks)} links stored by ${st.prefill.pages} pages in ${st.prefill.seconds.toFixed(1)} s, peak RSS ${st.prefill.peakRssMb.toFixed(0)} MB`);
       }
-      for (let rep = 0; rep < o.reps; rep++) {
+      for (let rep = 0; rep < o.scaleReps; rep++) {
         for (const st of rep % 2 ? [...stages].reverse() : stages) {
           const w = await quiet(`scale window at ${fmtInt(st.storedLinks)} links`, () => scaleWindow(o, st), (x) => otherShare(x.m));
           st.windows.push(w.m);
@@ -456,7 +458,7 @@ try {
   }
   if (o.profile) {
     log(`profile: beebot crawl of the comparison web under --cpu-prof, budget ${o.budget} ...`);
-    profile = await profileCrawl(o);
+    profile = await quiet('profile', () => profileCrawl(o), (x) => x.otherCpuShare);
   }
 } finally {
   await web.close();
@@ -491,7 +493,7 @@ if (parse) {
   out.push(...parseTable(parse, bee?.pagesPerSecond ?? null));
 }
 if (scale.length) {
-  out.push('', `== scale: ${o.scaleSites} sites, wide pages of 1,000 new links fill the store, then windows of ${o.scaleWindow} ordinary pages are timed (concurrency ${o.concurrency}, ${o.reps} windows per stage, alternating; medians, RSS max) ==`);
+  out.push('', `== scale: ${o.scaleSites} sites, wide pages of 1,000 new links fill the store, then windows of ${o.scaleWindow} ordinary pages are timed (concurrency ${o.concurrency}, ${o.scaleReps} windows per stage, alternating; medians, RSS max) ==`);
   out.push(...scaleTable(scale));
 }
 out.push('', ...targetTable(goals));
@@ -499,6 +501,8 @@ if (profile) {
   out.push('', `== where beebot's time goes: --cpu-prof of one crawl of the comparison web (${profile.pagesPerSecond.toFixed(1)} pages/s under the profiler; ${profile.file}) ==`);
   out.push('(a better-sqlite3 call runs SQLite inside the calling JS frame: commit.js and sqliteTransaction self time is mostly SQLite)');
   out.push(...formatProfile(profile.rows, 10));
+  out.push('hottest lines of beebot (compiled dist/src/*.js; share of all samples):');
+  out.push(...profile.lines.map((l) => `  ${(100 * l.share).toFixed(1).padStart(5)}%  ${l.where}`));
 }
 if (noisy.length) out.push('', `repeated because other processes used > ${NOISE} cores meanwhile: ${noisy.map((n) => `${n.what} (${n.otherCpuShare.toFixed(2)})`).join(', ')}`);
 for (const [what, why] of Object.entries(problems)) out.push(`NOT RUN or FAILED: ${what}: ${why}`);
@@ -510,7 +514,7 @@ if (o.out) {
     `${JSON.stringify(
       {
         date: new Date().toISOString(), machine, options: { ...o, parts: [...o.parts] }, web: cfg, parseBound: parse, servingCeiling: ceiling,
-        summary, runs, scale, targets: goals, noisyAttempts: noisy, profile: profile && { file: profile.file, pagesPerSecond: profile.pagesPerSecond, top: profile.rows.filter((r) => r.area !== 'idle').slice(0, 30) },
+        summary, runs, scale, targets: goals, noisyAttempts: noisy, profile: profile && { file: profile.file, pagesPerSecond: profile.pagesPerSecond, top: profile.rows.filter((r) => r.area !== 'idle').slice(0, 30), hotLines: profile.lines },
         problems,
       },
       null,
