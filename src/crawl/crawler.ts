@@ -242,6 +242,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     await Promise.all(Array.from({ length: Math.max(1, s.concurrency) }, worker));
   } finally {
     wake();
+    writer.group.flush();
     await dispatcher.close().catch(() => undefined);
   }
   if (o.signal.aborted) reason = 'interrupted';

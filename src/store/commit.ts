@@ -1,5 +1,7 @@
 import type { Db } from './db.js';
 import type { FrontierPage } from './frontier.js';
+import { fingerprint } from './fingerprint.js';
+import { GroupCommit } from './group-commit.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
 /** Statuses of pages that are stored but never fetched. */
@@ -51,9 +53,9 @@ export interface PullWriterOptions {
   maxQueryVariants?: number;
   /** Store links again even when a user deleted them (`beebot links delete`) before. Default false. */
   allowReadd?: boolean;
+  /** Where pages are committed; default: a group of its own. */
+  group?: GroupCommit;
 }
-
-const KNOWN_KEYS = 50_000;
 
 /** Prepared statements for writing a pull; one instance per crawl. */
 export class PullWriter {
@@ -64,14 +66,11 @@ export class PullWriter {
   private plain;
   private guarded;
   private anyTombstones;
-  /**
-   * Internal links known to be stored at a level no deeper than the value: most links of a page
-   * point to pages already seen, and skipping their no-op upserts is the biggest saving per page.
-   * Bounded (cleared when full), so memory stays flat however large the frontier grows.
-   */
-  private known = new Map<string, number>();
+
+  readonly group: GroupCommit;
 
   constructor(private db: Db, opts: PullWriterOptions = {}) {
+    this.group = opts.group ?? new GroupCommit(db);
     this.maxQueryVariants = opts.maxQueryVariants ?? Infinity;
     // A deleted link leaves a tombstone (site, kind, key): the crawl skips those links, so deleted
     // junk stays deleted across resumes. Whether any tombstone exists is asked on every commit,
@@ -80,10 +79,10 @@ export class PullWriter {
       const notDeleted = (kind: string) =>
         guard ? `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)` : 'WHERE true';
       return {
-        linkPage: upsertPage(notDeleted('internal')),
+        insertPage: insertPage(notDeleted('internal')),
         trapPage: db.prepare(
-          `INSERT OR IGNORE INTO pages (site_id, key, url, level, found_on, found_at, status, note)
-           SELECT @site, @key, @url, @level, @on, @at, 'trap', @trap ${notDeleted('internal')}`,
+          `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at, status, note)
+           SELECT @site, @key, @dir, @fp, @url, @level, @on, @at, 'trap', @trap ${notDeleted('internal')}`,
         ),
         external: db.prepare(
           `INSERT OR IGNORE INTO external_links (site_id, page_id, key, url, level, anchor, rel, tag, found_at)
@@ -95,18 +94,23 @@ export class PullWriter {
         ),
       };
     };
-    const upsertPage = (guard: string) =>
+    const insertPage = (guard: string) =>
       db.prepare(
-        `INSERT INTO pages (site_id, key, url, level, found_on, found_at) SELECT @site, @key, @url, @level, @on, @at ${guard}
-         ON CONFLICT (site_id, key) DO UPDATE SET level = excluded.level, found_on = excluded.found_on
-         WHERE excluded.level < pages.level AND pages.status = 'queued'`,
+        `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at) SELECT @site, @key, @dir, @fp, @url, @level, @on, @at ${guard}`,
       );
     this.s = {
       // The page a pulled URL redirected to is stored whatever: its content was fetched.
-      upsertPage: upsertPage('WHERE true'),
-      pageByKey: db.prepare(`SELECT id, level FROM pages WHERE site_id = ? AND key = ?`),
-      // The unique (site_id, key) index answers this range: every key of the path with a query.
-      queryVariants: db.prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND key > ? AND key < ?`).pluck(),
+      insertPage: insertPage('WHERE true'),
+      // The seen-set (see fingerprint.ts): pages_seen answers without reading the table. A page's
+      // identity in its site is its fingerprint; this writer, the only one, keeps it unique.
+      pageByFp: db.prepare(`SELECT id, level FROM pages WHERE site_id = @site AND dir = @dir AND fp = @fp`),
+      seenLevel: db.prepare(`SELECT min(level) FROM pages WHERE site_id = @site AND dir = @dir AND fp = @fp`).pluck(),
+      // A link found again nearer the start page moves its queued page up (lowest level wins).
+      raise: db.prepare(`UPDATE pages SET level = @level, found_on = @on WHERE site_id = @site AND dir = @dir AND fp = @fp AND status = 'queued' AND level > @level`),
+      // Every stored key of the path with some query string; pages_query (partial) answers it.
+      queryVariants: db
+        .prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND instr(key, '?') > 0 AND key > ? AND key < ?`)
+        .pluck(),
       skip: db.prepare(`UPDATE pages SET status = ?, note = ? WHERE id = ?`),
       giveUp: db.prepare(`UPDATE sites SET unavailable = ? WHERE id = ? AND unavailable IS NULL`),
       setStatus: db.prepare(`UPDATE pages SET status = ? WHERE id = ?`),
@@ -130,8 +134,7 @@ export class PullWriter {
 
   /** Mark the page processed, store its links, log the pull and update the site's statistics. */
   commit(r: PullResult): Committed {
-    const stored: string[] = [];
-    const out = this.db.transaction((): Committed => {
+    return this.group.write((): Committed => {
       const s = this.s;
       const { page } = r;
       const siteId = page.siteId;
@@ -141,8 +144,11 @@ export class PullWriter {
       let contentId = page.id;
       let level = page.level;
       if (r.final) {
-        s.upsertPage.run({ site: siteId, key: r.final.key, url: r.final.url, level: page.level, on: page.id, at });
-        const target = s.pageByKey.get(siteId, r.final.key) as { id: number; level: number };
+        const { dir, fp } = fingerprint(r.final.key);
+        const target = (s.pageByFp.get({ site: siteId, dir, fp }) as { id: number; level: number } | undefined) ?? {
+          id: Number(s.insertPage.run({ site: siteId, key: r.final.key, dir, fp, url: r.final.url, level: page.level, on: page.id, at }).lastInsertRowid),
+          level: page.level,
+        };
         if (target.id !== page.id) {
           s.setStatus.run('redirect', page.id);
           contentId = target.id;
@@ -156,13 +162,17 @@ export class PullWriter {
       }
 
       for (const l of r.links.internal) {
-        const seen = this.known.get(`${siteId} ${l.key}`);
-        if (seen !== undefined && seen <= level + 1) continue; // stored already, at least as shallow
+        const { dir, fp } = fingerprint(l.key);
+        const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
+        const seen = s.seenLevel.get(row) as number | null;
+        if (seen !== null) {
+          // Stored already (most links are): only a shallower level changes anything.
+          if (seen > level + 1 && !l.trap) s.raise.run(row);
+          continue;
+        }
         const trap = l.trap ?? this.queryTrap(siteId, l.key);
-        const row = { site: siteId, key: l.key, url: l.url, level: level + 1, on: contentId, at };
         if (trap) L.trapPage.run({ ...row, trap });
-        else L.linkPage.run(row);
-        stored.push(`${siteId} ${l.key}`);
+        else L.insertPage.run(row);
       }
       let reward = 0;
       // Links of an off-site redirect belong to the pulled page; links in content to the content page.
@@ -181,13 +191,7 @@ export class PullWriter {
       r.hops.forEach((h, n) => s.hop.run(seq, n, h.url, h.status, h.location));
       s.site.run(reward, reward, level, r.unavailable, siteId);
       return { seq, reward };
-    })();
-    // Only after the commit: a rolled-back page must not leave keys that were never stored.
-    if (this.known.size + stored.length > KNOWN_KEYS) this.known.clear();
-    // An upper bound of the level stored (an in-site redirect's target may be shallower).
-    const upper = r.page.level + 1;
-    for (const k of stored) this.known.set(k, Math.min(this.known.get(k) ?? Infinity, upper));
-    return out;
+    });
   }
 
   /** A page that will not be fetched (robots.txt, a trap): no pull, no budget spent. */
@@ -204,7 +208,6 @@ export class PullWriter {
   private queryTrap(siteId: number, key: string): string | undefined {
     const q = key.indexOf('?');
     if (q < 0 || this.maxQueryVariants === Infinity) return undefined;
-    if (this.s.pageByKey.get(siteId, key)) return undefined;
     const path = key.slice(0, q + 1);
     const n = this.s.queryVariants.get(siteId, path, path + '\uffff') as number;
     return n >= this.maxQueryVariants ? 'query-variants' : undefined;

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { BeebotError } from '../errors.js';
+import { fingerprint } from './fingerprint.js';
 import { migrations } from './schema.js';
 
 export type Db = Database.Database;
@@ -17,11 +18,14 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
-    db.pragma('foreign_keys = ON');
     if (opts.readonly) {
+      db.pragma('foreign_keys = ON');
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version !== migrations.length) throw new BeebotError(`${file} is not a beebot database of this version`);
     } else {
+      const det = { deterministic: true };
+      db.function('beebot_dir', det, (key: unknown) => fingerprint(String(key)).dir);
+      db.function('beebot_fp', det, (key: unknown) => fingerprint(String(key)).fp);
       migrate(db, file);
     }
   } catch (err) {
@@ -40,12 +44,18 @@ function migrate(db: Db, file: string): void {
     const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
     if (tables.n > 0) throw new BeebotError(`${file} is not a beebot database`);
   }
+  // Off while migrating: a migration may rebuild a table, and dropping the old one must not
+  // cascade into the tables that point at it (SQLite's documented way to change a table).
+  db.pragma('foreign_keys = OFF');
   for (let v = version; v < migrations.length; v++) {
     db.transaction(() => {
       db.exec(migrations[v]!);
+      const broken = db.pragma('foreign_key_check') as unknown[];
+      if (broken.length) throw new BeebotError(`${file}: migration to schema ${v + 1} would break ${broken.length} references`);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+  db.pragma('foreign_keys = ON');
 }
 
 /** Map SQLite failures to one readable line; anything else passes through. */

@@ -131,4 +131,33 @@ export const migrations: string[] = [
     updated_at    TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 4: the seen-set by fingerprint (see fingerprint.ts). The crawl asks it for every internal link
+  // it finds; the unique index on the URL text was three times the size, and at a million links
+  // each lookup read the disk. A page's identity within its site is now its key's fingerprint,
+  // kept unique by the crawl's one writer (commit.ts). The table is rebuilt (SQLite cannot drop a
+  // UNIQUE constraint); db.ts turns foreign keys off around it, so dropping the old table
+  // cascades nothing.
+  `
+  CREATE TABLE pages_v4 (
+    id        INTEGER PRIMARY KEY,         -- discovery order: BFS ties are broken by it
+    site_id   INTEGER NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    key       TEXT NOT NULL,               -- normalized identity
+    dir       INTEGER NOT NULL,            -- fingerprint(key).dir: its directory, for locality
+    fp        INTEGER NOT NULL,            -- fingerprint(key).fp: the identity
+    url       TEXT NOT NULL,               -- first spelling seen: what is fetched
+    level     INTEGER NOT NULL,
+    found_on  INTEGER REFERENCES pages(id) ON DELETE SET NULL,
+    status    TEXT NOT NULL DEFAULT 'queued', -- queued | done | not-html | error | redirect | robots-denied | trap
+    found_at  TEXT,
+    note      TEXT
+  );
+  INSERT INTO pages_v4 (id, site_id, key, dir, fp, url, level, found_on, status, found_at, note)
+    SELECT id, site_id, key, beebot_dir(key), beebot_fp(key), url, level, found_on, status, found_at, note FROM pages;
+  DROP TABLE pages;
+  ALTER TABLE pages_v4 RENAME TO pages;
+  CREATE INDEX pages_seen ON pages (site_id, dir, fp, level);
+  CREATE INDEX pages_frontier ON pages (site_id, status, level, id);
+  -- the query-variants trap counts a path's stored query strings
+  CREATE INDEX pages_query ON pages (site_id, key) WHERE instr(key, '?') > 0;
+  `,
 ];

@@ -1,6 +1,7 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../crawl/url.js';
 import { siteIdentity, type Scope } from '../crawl/scope.js';
 import type { Db } from './db.js';
+import { fingerprint } from './fingerprint.js';
 
 export interface SeedInput {
   url: URL;
@@ -44,14 +45,16 @@ export function insertSites(db: Db, seeds: readonly SeedInput[], mode: Normalize
   const site = db.prepare(
     `INSERT INTO sites (url, name, short, grp, added_at) VALUES (?, ?, ?, ?, ?)`,
   );
-  const page = db.prepare(`INSERT INTO pages (site_id, key, url, level) VALUES (?, ?, ?, 0)`);
+  const page = db.prepare(`INSERT INTO pages (site_id, key, dir, fp, url, level) VALUES (?, ?, ?, ?, ?, 0)`);
   return db.transaction(() =>
     seeds.map((s) => {
       const id = Number(
         site.run(fetchUrl(s.url), s.name ?? null, s.short ?? null, s.group ?? null, new Date().toISOString())
           .lastInsertRowid,
       );
-      page.run(id, urlKey(s.url, mode), fetchUrl(s.url));
+      const key = urlKey(s.url, mode);
+      const { dir, fp } = fingerprint(key);
+      page.run(id, key, dir, fp, fetchUrl(s.url));
       return id;
     }),
   )();

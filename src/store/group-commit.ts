@@ -1,0 +1,65 @@
+import type { Db } from './db.js';
+
+/**
+ * Group commit: a crawl's pages are written inside one open transaction that is committed every
+ * `maxPages` pages or `maxMs` milliseconds, whichever comes first. A commit per page rewrote the
+ * same index pages into the WAL again and again; grouped, they are written once per group.
+ *
+ * Each page is still atomic: it runs in its own savepoint, so a page is stored whole or not at
+ * all. A killed crawl loses at most the last group's pages, and those are still queued in the
+ * committed database, so a resume fetches them again and no link is lost.
+ */
+export class GroupCommit {
+  private pages = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** A commit that failed on the timer: thrown at the next write, where the crawl can handle it. */
+  private failure: unknown = null;
+
+  constructor(
+    private db: Db,
+    private maxPages = 64,
+    private maxMs = 200,
+  ) {}
+
+  /** Run `f` as one atomic unit of the current group (opening one if none is open). */
+  write<T>(f: () => T): T {
+    if (this.failure) {
+      const err = this.failure;
+      this.failure = null;
+      throw err;
+    }
+    if (!this.db.inTransaction) {
+      // IMMEDIATE takes the write lock now, waiting (busy_timeout) for another writer to finish,
+      // instead of failing when a read inside the group would have to be upgraded.
+      this.db.exec('BEGIN IMMEDIATE');
+      this.pages = 0;
+      this.timer = setTimeout(() => this.flushOnTimer(), this.maxMs);
+      this.timer.unref();
+    }
+    // Inside an open transaction better-sqlite3 runs this as a savepoint.
+    const out = this.db.transaction(f)();
+    if (++this.pages >= this.maxPages) this.flush();
+    return out;
+  }
+
+  /** Commit the open group, if any. Called when a crawl ends, however it ends. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.db.inTransaction) return;
+    try {
+      this.db.exec('COMMIT');
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  private flushOnTimer(): void {
+    try {
+      this.flush();
+    } catch (err) {
+      this.failure = err;
+    }
+  }
+}
