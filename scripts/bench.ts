@@ -189,11 +189,13 @@ function versionOf(cmd: string, args: string[], re: RegExp): string | null {
 const resolveArgs = (hosts: string[], port: number) => hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]);
 
 /** A fresh database with these sites, then one measured crawl; the database is removed after. */
-async function beebotCrawl(name: string, hosts: string[], crawlArgs: string[], node: string[] = []) {
+async function beebotCrawl(name: string, hosts: string[], crawlArgs: string[], nodeOptions = '') {
   const db = join(tmp, `${name}.db`);
   writeFileSync(`${db}.seeds`, hosts.map((h) => `http://${h}:${web.port}/`).join('\n'));
   cli(db, ['seeds', 'import', `${db}.seeds`]);
-  const m = await measured(process.execPath, [...node, bin, '--db', db, 'crawl', '--delay', '0', '--policy', 'round-robin', ...crawlArgs, ...resolveArgs(hosts, web.port)]);
+  // The bin itself, as a user runs it: its #! line carries beebot's Node flags.
+  const env = nodeOptions ? { env: { ...process.env, NODE_OPTIONS: nodeOptions } } : {};
+  const m = await measured(bin, ['--db', db, 'crawl', '--delay', '0', '--policy', 'round-robin', ...crawlArgs, ...resolveArgs(hosts, web.port)], env);
   if (m.code !== 0) throw new Error(`beebot crawl exited ${m.code}: ${m.stderrTail.slice(-600)}`);
   const t = totals(db);
   const size = dbBytes(db);
@@ -270,7 +272,7 @@ async function prefillStage(o: BenchOptions, cfg: WebConfig, links: number): Pro
   cli(db, ['seeds', 'import', `${db}.seeds`]);
   cli(db, ['config', 'set', 'max-pages-per-site', String(1 + k)]);
   const common = ['crawl', '--delay', '0', '--policy', 'round-robin', '--concurrency', String(o.concurrency), ...resolveArgs(hosts, web.port)];
-  const pre = await measured(process.execPath, [bin, '--db', db, ...common]);
+  const pre = await measured(bin, ['--db', db, ...common]);
   if (pre.code !== 0) throw new Error(`beebot crawl (scale prefill) exited ${pre.code}: ${pre.stderrTail.slice(-600)}`);
   cli(db, ['config', 'set', 'max-pages-per-site', 'none']);
   const t = totals(db);
@@ -291,7 +293,7 @@ async function scaleWindow(o: BenchOptions, st: StageDb): Promise<Window> {
   const db = `${st.db}.window`;
   for (const ext of ['', '-wal']) if (existsSync(st.db + ext)) copyFileSync(st.db + ext, db + ext);
   const stamps: number[] = [];
-  const m = await measured(process.execPath, [bin, '--db', db, ...st.common, '--budget', String(st.prefill.pages + o.scaleWindow)], {
+  const m = await measured(bin, ['--db', db, ...st.common, '--budget', String(st.prefill.pages + o.scaleWindow)], {
     onLine: (line, ms) => {
       if (/^\d+\t/.test(line)) stamps.push(ms);
     },
@@ -332,7 +334,7 @@ async function nodeJson<T>(script: string, job: unknown): Promise<T & { otherCpu
 async function profileCrawl(o: BenchOptions): Promise<{ rows: SelfRow[]; lines: ReturnType<typeof hotLines>; file: string; pagesPerSecond: number; otherCpuShare: number; seconds: number }> {
   const dir = join(tmp, 'profile');
   const hosts = Array.from({ length: o.sites }, (_, i) => siteHost(i));
-  const { m, t } = await beebotCrawl('profile', hosts, ['--budget', String(o.budget), '--concurrency', String(o.concurrency)], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  const { m, t } = await beebotCrawl('profile', hosts, ['--budget', String(o.budget), '--concurrency', String(o.concurrency)], `--cpu-prof --cpu-prof-dir=${dir}`);
   const name = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
   const file = join(os.tmpdir(), 'beebot-crawl.cpuprofile');
   const text = readFileSync(join(dir, name), 'utf8');

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseResolve } from '../src/cli/crawl-command.js';
 import { parseSeedFile } from '../src/cli/seeds-command.js';
 import { formatTable } from '../src/cli/table.js';
-import { analysePage } from '../src/crawl/analyse.js';
-import { toPullResult } from '../src/crawl/pull-result.js';
+import { analyseJob, analysePage } from '../src/crawl/analyse.js';
+import { htmlBody, toPullResult as toPullResultOf } from '../src/crawl/pull-result.js';
 import { UsageError } from '../src/errors.js';
 import { defaults, parseSetting } from '../src/store/settings.js';
 
@@ -73,6 +73,12 @@ describe('analysePage', () => {
 });
 
 describe('toPullResult', () => {
+  // As the crawl does it: the HTML body is analysed (in a worker there), then the result is built.
+  const toPullResult = (p: typeof page, f: ReturnType<typeof fetch>, sc: typeof site, s: typeof defaults) => {
+    const body = htmlBody(f as never);
+    const analysed = body && analyseJob({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope: sc, defaultEncoding: s['default-encoding'] });
+    return toPullResultOf(p, f as never, sc, s, analysed);
+  };
   const res = (over: object) => ({ status: 200, contentType: 'text/html', location: null, contentLength: null, body: Buffer.from('<a href="/b">b</a>'), ...over });
   const fetch = (over: object) => ({ hops: [], response: res({}), finalUrl: page.url, offsite: null, error: null, ...over });
 

@@ -1,6 +1,6 @@
 import type { FoundLinks } from '../store/commit.js';
 import { classifyLink, type SiteScope } from './classify.js';
-import { decodeHtml, type Decoded } from './decode.js';
+import { decodeHtml, type Decoded, type EncodingSource } from './decode.js';
 import { extractLinks } from './extract.js';
 import { resolveHref } from './url.js';
 
@@ -30,8 +30,22 @@ export function analysePage(bytes: Uint8Array, pageUrl: string, contentType: str
   return { decoded, links };
 }
 
-/** A body without Content-Type is parsed when it looks like HTML (browsers sniff too). */
-export function looksLikeHtml(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 512)).toString('latin1').trimStart().toLowerCase();
-  return /^(<!doctype html|<html|<head|<body|<!--|<title|<meta|<a\s)/.test(head);
+/** What the crawl keeps of an analysed page (the decoded text stays where it was decoded). */
+export interface PageLinks {
+  encoding: string;
+  encodingSource: EncodingSource;
+  links: FoundLinks;
+}
+
+export interface AnalyseJob {
+  bytes: Uint8Array;
+  url: string;
+  contentType: string | null;
+  scope: SiteScope;
+  defaultEncoding: string;
+}
+
+export function analyseJob(job: AnalyseJob): PageLinks {
+  const a = analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding);
+  return { encoding: a.decoded.encoding, encodingSource: a.decoded.source, links: a.links };
 }

@@ -12,7 +12,8 @@ import { HostGate } from './host-gate.js';
 import { createDispatcher, type HttpOptions } from './http.js';
 import { siteIdentity } from './scope.js';
 import { RobotsCache } from './robots-cache.js';
-import { failed, startPageProblem, toPullResult } from './pull-result.js';
+import { failed, htmlBody, startPageProblem, toPullResult } from './pull-result.js';
+import { createAnalyser } from './analyser.js';
 import { PolitenessWriter } from '../store/politeness.js';
 
 
@@ -78,6 +79,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     proxy: o.proxy,
   };
   const dispatcher = createDispatcher(http);
+  const analyser = await createAnalyser(s.concurrency);
   const gate = new HostGate({ delayMs: s.delay, maxBackoffMs: s['max-backoff'] });
   const robots =
     s.robots === 'yes'
@@ -176,7 +178,12 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     const ctx: FetchContext = { dispatcher, http, gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal, denied };
     let result: PullResult;
     try {
-      result = toPullResult(page, await fetchPage(page.url, ctx), scope, s);
+      const f = await fetchPage(page.url, ctx);
+      const body = htmlBody(f);
+      const analysed = body
+        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'] })
+        : null;
+      result = toPullResult(page, f, scope, s, analysed);
     } catch (err) {
       if (o.signal.aborted) return false; // abandoned: the page stays queued and is fetched again on resume
       if (!signal.aborted) throw err;
@@ -243,7 +250,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   } finally {
     wake();
     writer.group.flush();
-    await dispatcher.close().catch(() => undefined);
+    await Promise.all([dispatcher.close().catch(() => undefined), analyser.close()]);
   }
   if (o.signal.aborted) reason = 'interrupted';
   else if (s.budget !== null && totalPulls >= s.budget) reason = 'budget';

@@ -190,3 +190,9 @@ function toFetchError(err: unknown, signal: AbortSignal): unknown {
   if (code === 'ERR_INVALID_URL' || code === 'UND_ERR_INVALID_ARG') return new FetchError('invalid-url', e.message);
   return new FetchError('network', e.message ?? String(err));
 }
+
+/** A body without Content-Type is parsed when it looks like HTML (browsers sniff too). */
+export function looksLikeHtml(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 512)).toString('latin1').trimStart().toLowerCase();
+  return /^(<!doctype html|<html|<head|<body|<!--|<title|<meta|<a\s)/.test(head);
+}

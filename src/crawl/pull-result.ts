@@ -1,10 +1,10 @@
 import type { FrontierPage } from '../store/frontier.js';
 import type { PullResult } from '../store/commit.js';
 import type { Settings } from '../store/settings.js';
-import { analysePage, looksLikeHtml } from './analyse.js';
+import type { PageLinks } from './analyse.js';
 import type { SiteScope } from './classify.js';
 import type { PageFetch } from './fetch-page.js';
-import { isHtmlType } from './http.js';
+import { isHtmlType, looksLikeHtml } from './http.js';
 import { urlTrap } from './traps.js';
 import { urlKey } from './url.js';
 
@@ -16,8 +16,18 @@ export function failed(page: FrontierPage, error: string): PullResult {
   };
 }
 
-/** Turn what the network gave into what the store keeps (pure). */
-export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope, s: Settings): PullResult {
+/** The body a pull must analyse: a 2xx HTML answer that stayed in the site; else null. */
+export function htmlBody(f: PageFetch): Uint8Array | null {
+  const res = f.response;
+  if (!res || f.offsite || res.status < 200 || res.status >= 300 || res.body === null) return null;
+  return isHtmlType(res.contentType) || (res.contentType === null && looksLikeHtml(res.body)) ? res.body : null;
+}
+
+/**
+ * Turn what the network gave into what the store keeps (pure). `analysed` is the analysis of
+ * htmlBody(f) (analyse.ts), run by the caller wherever it runs; null when htmlBody(f) is null.
+ */
+export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope, s: Settings, analysed: PageLinks | null): PullResult {
   const r = failed(page, f.error ?? '');
   r.error = f.error;
   r.hops = f.hops;
@@ -41,15 +51,16 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
     r.error = `HTTP ${res.status}`;
     return r;
   }
-  const html = res.body !== null && (isHtmlType(res.contentType) || (res.contentType === null && looksLikeHtml(res.body)));
-  if (!html) {
+  const body = htmlBody(f);
+  if (!body) {
     r.status = 'not-html';
     return r;
   }
-  const a = analysePage(res.body!, f.finalUrl, res.contentType, scope, s['default-encoding']);
+  if (!analysed) throw new Error('toPullResult: an HTML page needs its analysis');
+  const a = analysed;
   r.status = 'done';
-  r.encoding = a.decoded.encoding;
-  r.encodingSource = a.decoded.source;
+  r.encoding = a.encoding;
+  r.encodingSource = a.encodingSource;
   r.links = a.links;
   const found = a.links.internal.length + a.links.external.length + a.links.bad.length;
   if (found > s['max-links-per-page']) {

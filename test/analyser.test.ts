@@ -1,0 +1,43 @@
+// Page analysis on worker threads gives what it gives on the crawl's own thread. The worker runs
+// compiled code, so this test loads the build (`npm test` builds first).
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+import type { AnalyseJob } from '../src/crawl/analyse.js';
+import type { Analyser } from '../src/crawl/analyser.js';
+
+const { createAnalyser } = (await import('../dist/src/crawl/analyser.js')) as { createAnalyser: (c: number, cores?: number) => Promise<Analyser> };
+
+const scope = { identity: 'uni.test', scope: 'host' as const, mode: 'standard' as const };
+const job = (html: Buffer, contentType: string | null = 'text/html'): AnalyseJob => ({
+  bytes: html, url: 'http://uni.test/a/', contentType, scope, defaultEncoding: 'windows-1252',
+});
+const jobs = [
+  job(Buffer.from('<base href="/sub/"><a href="x.html">X</a> <a href="https://other.org/#top" rel="nofollow">Other</a> <a href="mailto:a@b">m</a>')),
+  job(iconv.encode('<meta charset="windows-1251"><a href="http://ru.example/">Ссылка на сайт</a><a href="/b">Б</a>', 'win1251'), null),
+  job(Buffer.from('<frameset><frame src="/f1"><iframe src="//cdn.example/x"></iframe></frameset><meta http-equiv="refresh" content="0; url=/next">')),
+];
+
+describe('analyser', () => {
+  it('a worker thread and this thread give the same links and encodings', async () => {
+    const worker = await createAnalyser(8, 4);
+    const here = await createAnalyser(8, 2);
+    try {
+      const a = await Promise.all(jobs.map((j) => worker.analyse(j)));
+      const b = await Promise.all(jobs.map((j) => here.analyse(j)));
+      expect(a).toEqual(b);
+      expect(a[1]!.encoding).toBe('windows-1251');
+      expect(a[1]!.links.external[0]).toMatchObject({ url: 'http://ru.example/', anchor: 'Ссылка на сайт' });
+      expect(a[0]!.links.internal.map((l) => l.url)).toEqual(['http://uni.test/sub/x.html']);
+      // the caller's body is copied, not moved: it stays readable after the hand-over
+      expect(jobs[0]!.bytes.length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([worker.close(), here.close()]);
+    }
+  });
+
+  it('after close, work is refused with an error, not left hanging', async () => {
+    const worker = await createAnalyser(8, 4);
+    await worker.close();
+    await expect(worker.analyse(jobs[0]!)).rejects.toThrow(/closed/);
+  });
+});
