@@ -104,7 +104,8 @@ export class PullWriter {
       // The seen-set (see fingerprint.ts): pages_seen answers without reading the table. A page's
       // identity in its site is its fingerprint; this writer, the only one, keeps it unique.
       pageByFp: db.prepare(`SELECT id, level FROM pages WHERE site_id = @site AND dir = @dir AND fp = @fp`),
-      seenLevel: db.prepare(`SELECT min(level) FROM pages WHERE site_id = @site AND dir = @dir AND fp = @fp`).pluck(),
+      // Positional: it runs for every internal link, and binding by name costs a third more.
+      seenLevel: db.prepare(`SELECT min(level) FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`).pluck(),
       // A link found again nearer the start page moves its queued page up (lowest level wins).
       raise: db.prepare(`UPDATE pages SET level = @level, found_on = @on WHERE site_id = @site AND dir = @dir AND fp = @fp AND status = 'queued' AND level > @level`),
       // Every stored key of the path with some query string; pages_query (partial) answers it.
@@ -163,11 +164,12 @@ export class PullWriter {
 
       for (const l of r.links.internal) {
         const { dir, fp } = fingerprint(l.key);
+        const seen = s.seenLevel.get(siteId, dir, fp) as number | null;
+        // Stored already (most links are): only a shallower level changes anything.
+        if (seen !== null && (seen <= level + 1 || l.trap)) continue;
         const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
-        const seen = s.seenLevel.get(row) as number | null;
         if (seen !== null) {
-          // Stored already (most links are): only a shallower level changes anything.
-          if (seen > level + 1 && !l.trap) s.raise.run(row);
+          s.raise.run(row);
           continue;
         }
         const trap = l.trap ?? this.queryTrap(siteId, l.key);
