@@ -188,14 +188,21 @@ function versionOf(cmd: string, args: string[], re: RegExp): string | null {
 
 const resolveArgs = (hosts: string[], port: number) => hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]);
 
+/** The Node flags on the bin's `#!/usr/bin/env -S node …` line. */
+function binNodeFlags(): string[] {
+  const first = readFileSync(bin, 'utf8').split('\n', 1)[0]!;
+  return first.replace(/^#!.*?\bnode\b/, '').trim().split(/\s+/).filter(Boolean);
+}
+
 /** A fresh database with these sites, then one measured crawl; the database is removed after. */
-async function beebotCrawl(name: string, hosts: string[], crawlArgs: string[], nodeOptions = '') {
+async function beebotCrawl(name: string, hosts: string[], crawlArgs: string[], nodeArgs: string[] = []) {
   const db = join(tmp, `${name}.db`);
   writeFileSync(`${db}.seeds`, hosts.map((h) => `http://${h}:${web.port}/`).join('\n'));
   cli(db, ['seeds', 'import', `${db}.seeds`]);
-  // The bin itself, as a user runs it: its #! line carries beebot's Node flags.
-  const env = nodeOptions ? { env: { ...process.env, NODE_OPTIONS: nodeOptions } } : {};
-  const m = await measured(bin, ['--db', db, 'crawl', '--delay', '0', '--policy', 'round-robin', ...crawlArgs, ...resolveArgs(hosts, web.port)], env);
+  // The bin itself, as a user runs it (its #! line carries beebot's Node flags); with extra Node
+  // flags (--cpu-prof, which NODE_OPTIONS refuses), node with the #! line's flags and those.
+  const [cmd, args] = nodeArgs.length ? [process.execPath, [...binNodeFlags(), ...nodeArgs, bin]] : [bin, []];
+  const m = await measured(cmd, [...args, '--db', db, 'crawl', '--delay', '0', '--policy', 'round-robin', ...crawlArgs, ...resolveArgs(hosts, web.port)]);
   if (m.code !== 0) throw new Error(`beebot crawl exited ${m.code}: ${m.stderrTail.slice(-600)}`);
   const t = totals(db);
   const size = dbBytes(db);
@@ -334,7 +341,7 @@ async function nodeJson<T>(script: string, job: unknown): Promise<T & { otherCpu
 async function profileCrawl(o: BenchOptions): Promise<{ rows: SelfRow[]; lines: ReturnType<typeof hotLines>; file: string; pagesPerSecond: number; otherCpuShare: number; seconds: number }> {
   const dir = join(tmp, 'profile');
   const hosts = Array.from({ length: o.sites }, (_, i) => siteHost(i));
-  const { m, t } = await beebotCrawl('profile', hosts, ['--budget', String(o.budget), '--concurrency', String(o.concurrency)], `--cpu-prof --cpu-prof-dir=${dir}`);
+  const { m, t } = await beebotCrawl('profile', hosts, ['--budget', String(o.budget), '--concurrency', String(o.concurrency)], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
   const name = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
   const file = join(os.tmpdir(), 'beebot-crawl.cpuprofile');
   const text = readFileSync(join(dir, name), 'utf8');
@@ -462,7 +469,12 @@ try {
   }
   if (o.profile) {
     log(`profile: beebot crawl of the comparison web under --cpu-prof, budget ${o.budget} ...`);
-    profile = await quiet('profile', () => profileCrawl(o), (x) => [x.otherCpuShare, x.seconds]);
+    try {
+      profile = await quiet('profile', () => profileCrawl(o), (x) => [x.otherCpuShare, x.seconds]);
+    } catch (err) {
+      problems.profile = (err as Error).message;
+      log(`  profile failed: ${problems.profile}`);
+    }
   }
 } finally {
   await web.close();

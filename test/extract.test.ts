@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultWeb, renderPage } from '../bench/web.js';
 import { extractLinks } from '../src/crawl/extract.js';
 
 const links = (html: string, maxText?: number) => extractLinks(html, { maxText }).links;
@@ -83,3 +84,49 @@ describe('extractLinks', () => {
     expect(got.map((l) => l.href.length)).toEqual([6, big.length + 1]);
   });
 });
+
+describe('extractLinks on UTF-8 bytes (utf8Bytes: how analysePage reads UTF-8 pages)', () => {
+  const decoder = new TextDecoder('utf-8');
+  const both = (html: string | Buffer) => {
+    const bytes = typeof html === 'string' ? Buffer.from(html) : html;
+    return { text: extractLinks(decoder.decode(bytes)), bytes: extractLinks(bytes.toString('latin1'), { utf8Bytes: true }) };
+  };
+  const cases: (string | Buffer)[] = [
+    '<a href="/путь/страница?q=поиск">Ссылка  на\u00a0сайт</a> <a href="http://пример.рф/">Р Р Р</a>',
+    '<a href="/s?a=1&amp;b=2&lt;&#x41;&#1087;&copy">x &amp; y &nbsp;z &#x43F;&#1088; &copy; &copy2 &notit;</a>',
+    '<a href="/a&copy=1&amp=2">legacy references in attributes</a><a href=/e>😀 emoji &#128512;</a>',
+    '<a href=1><img alt=" Логотип &amp; знак "></a><area href="/m" alt="карта"><base href="/база/">',
+    '<meta http-equiv="refresh" content="0; url=/дальше?x=1&amp;y=2"><a href="/r" rel=" NoFollow ">т</a>',
+    '<a href=1><div>Заголовок</div><div>Подзаголовок</div>à\u00a0Á</a><a href=2>\u0420\u00a0</a>',
+    Buffer.concat([Buffer.from('<a href="/x'), Buffer.from([0xd0, 0x20, 0xff, 0xc3]), Buffer.from('">bad \xff bytes '), Buffer.from([0xe2, 0x82]), Buffer.from('</a>')]),
+    `<a href=1>${'слово '.repeat(100)}</a><a href=2>${'😀'.repeat(200)}</a>`,
+  ];
+
+  it('gives what decoding the page first gives', () => {
+    for (const c of cases) {
+      const { text, bytes } = both(c);
+      expect(bytes, String(c)).toEqual(text);
+    }
+    expect(both(cases[0]!).bytes.links[0]).toEqual({ href: '/путь/страница?q=поиск', tag: 'a', text: 'Ссылка на сайт', rel: '' });
+    expect(both(cases[1]!).bytes.links[0]!.href).toBe('/s?a=1&b=2<Aп©');
+  });
+
+  it('on every page of a sample of the benchmark web', () => {
+    // The generated web of `npm run bench`: 30–150 KB pages, UTF-8 text, entities, scripts.
+    const pages = Array.from({ length: 30 }, (_, i) => renderPage(defaultWeb, `site${i % 20}.bench`, i < 20 ? '/' : pagePath(i), 8080).body);
+    let links = 0;
+    for (const p of pages) {
+      const { text, bytes } = both(Buffer.from(p));
+      expect(bytes).toEqual(text);
+      links += bytes.links.length;
+    }
+    expect(links).toBeGreaterThan(30 * 50);
+  });
+});
+
+/** A page path of the benchmark web that exists: one the start page of site 0 links to. */
+function pagePath(i: number): string {
+  const root = extractLinks(Buffer.from(renderPage(defaultWeb, 'site0.bench', '/', 8080).body).toString('utf8')).links;
+  const internal = root.map((l) => l.href).filter((h) => h.startsWith('/') && h.endsWith('.html'));
+  return internal[i % internal.length]!;
+}

@@ -61,7 +61,7 @@ describe('analysePage', () => {
       <a href="x.html">X</a> <a href="https://www.uni.test/y">Y</a> <a href="http://other.org/#top" rel="nofollow">Other</a>
       <a href="mailto:a@b">mail</a> <iframe src="/frame.html"></iframe>`;
     const a = analysePage(Buffer.from(html), page.url, 'text/html; charset=utf-8', site, 'windows-1252');
-    expect(a.decoded).toMatchObject({ encoding: 'utf-8', source: 'http' });
+    expect(a).toMatchObject({ encoding: 'utf-8', encodingSource: 'http' });
     expect(a.links.internal.map((l) => l.url)).toEqual(['http://uni.test/sub/x.html', 'https://www.uni.test/y', 'http://uni.test/frame.html']);
     expect(a.links.external).toEqual([{ url: 'http://other.org/', key: 'http://other.org/', anchor: 'Other', rel: 'nofollow', tag: 'a' }]);
     expect(a.links.bad).toEqual([{ raw: 'mailto:a@b', reason: 'mailto' }]);

@@ -1,21 +1,28 @@
 import type { FoundLinks } from '../store/commit.js';
 import { classifyLink, type SiteScope } from './classify.js';
-import { decodeHtml, type Decoded, type EncodingSource } from './decode.js';
+import { decodeBytes, detectEncoding, type EncodingSource } from './decode.js';
 import { extractLinks } from './extract.js';
 import { resolveHref } from './url.js';
 
-export interface Analysed {
-  decoded: Decoded;
+/** What the crawl keeps of an analysed page: its encoding and its sorted links. */
+export interface PageLinks {
+  encoding: string;
+  encodingSource: EncodingSource;
   links: FoundLinks;
 }
 
 /**
- * From an HTML page's bytes to its sorted links: decode, extract, resolve against the first
- * <base href>, classify. Pure: the same bytes give the same links.
+ * From an HTML page's bytes to its sorted links: detect the encoding, extract, resolve against
+ * the first <base href>, classify. Pure: the same bytes give the same links. A UTF-8 page is
+ * tokenized as bytes and only what is kept is decoded (see extract.ts).
  */
-export function analysePage(bytes: Uint8Array, pageUrl: string, contentType: string | null, site: SiteScope, defaultEncoding: string): Analysed {
-  const decoded = decodeHtml(bytes, contentType ?? undefined, defaultEncoding);
-  const found = extractLinks(decoded.text);
+export function analysePage(bytes: Uint8Array, pageUrl: string, contentType: string | null, site: SiteScope, defaultEncoding: string): PageLinks {
+  const { encoding, source, start } = detectEncoding(bytes, contentType ?? undefined, defaultEncoding);
+  const body = bytes.subarray(start);
+  const found =
+    encoding === 'utf-8'
+      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true })
+      : extractLinks(decodeBytes(body, encoding));
   const baseUrl = found.base !== null ? resolveHref(found.base, pageUrl) : null;
   const base = baseUrl && /^https?:$/.test(baseUrl.protocol) ? baseUrl.href : pageUrl;
 
@@ -27,14 +34,7 @@ export function analysePage(bytes: Uint8Array, pageUrl: string, contentType: str
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });
   }
-  return { decoded, links };
-}
-
-/** What the crawl keeps of an analysed page (the decoded text stays where it was decoded). */
-export interface PageLinks {
-  encoding: string;
-  encodingSource: EncodingSource;
-  links: FoundLinks;
+  return { encoding, encodingSource: source, links };
 }
 
 export interface AnalyseJob {
@@ -46,6 +46,5 @@ export interface AnalyseJob {
 }
 
 export function analyseJob(job: AnalyseJob): PageLinks {
-  const a = analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding);
-  return { encoding: a.decoded.encoding, encodingSource: a.decoded.source, links: a.links };
+  return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding);
 }

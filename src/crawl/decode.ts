@@ -238,16 +238,22 @@ const GUESS_SAMPLE = 64 * 1024;
  * whose server or template claims utf-8); declarations we cannot decode are skipped.
  */
 export function decodeHtml(bytes: Uint8Array, contentType?: string, defaultEncoding = 'windows-1252'): Decoded {
+  const { encoding, source, start } = detectEncoding(bytes, contentType, defaultEncoding);
+  return { text: decodeBytes(bytes.subarray(start), encoding), encoding, source };
+}
+
+/** decodeHtml's choice of encoding; `start`: where the text begins (after a BOM). */
+export interface Detected {
+  encoding: string;
+  source: EncodingSource;
+  start: number;
+}
+
+export function detectEncoding(bytes: Uint8Array, contentType?: string, defaultEncoding = 'windows-1252'): Detected {
   for (const [bom, encoding] of BOMS) {
-    if (bom.every((b, i) => bytes[i] === b)) {
-      return { text: decodeBytes(bytes.subarray(bom.length), encoding), encoding, source: 'bom' };
-    }
+    if (bom.every((b, i) => bytes[i] === b)) return { encoding, source: 'bom', start: bom.length };
   }
-  const result = (encoding: string, source: EncodingSource): Decoded => ({
-    text: decodeBytes(bytes, encoding),
-    encoding,
-    source,
-  });
+  const result = (encoding: string, source: EncodingSource): Detected => ({ encoding, source, start: 0 });
 
   // A utf-8 declaration the bytes contradict is ignored (a later declaration may still be right).
   const usable = (encoding: string | null): encoding is string =>
@@ -258,7 +264,7 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string, defaultEncod
   if (usable(meta)) return result(meta, 'meta');
 
   const fallback = canonicalEncoding(defaultEncoding);
-  const byDefault = (): Decoded => result(fallback && canDecode(fallback) ? fallback : 'windows-1252', 'default');
+  const byDefault = (): Detected => result(fallback && canDecode(fallback) ? fallback : 'windows-1252', 'default');
   if (isAscii(bytes)) return byDefault();
   if (looksLikeUtf8(bytes)) return result('utf-8', 'guess');
   const guessed = guessEncoding(bytes.subarray(0, GUESS_SAMPLE), canDecode);

@@ -1,3 +1,4 @@
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
 
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
@@ -15,12 +16,30 @@ const BREAKS = new Set([
   'figure', 'figcaption', 'blockquote', 'pre', 'hr', 'address', 'details', 'summary',
 ]);
 
+export interface ExtractOptions {
+  /** Anchor texts are cut to this many characters. */
+  maxText?: number;
+  /**
+   * `html` holds UTF-8 bytes one per character (`buffer.latin1Slice()`), not decoded text.
+   * Decoding a whole page to UTF-16 cost as much as a third of tokenizing it, and every byte
+   * the tokenizer acts on is ASCII, which UTF-8 leaves as it is. So the page is tokenized as
+   * bytes, and only what is kept (hrefs, anchor texts, a few attributes) is decoded: UTF-8
+   * first, then character references (left alone by the tokenizer in this mode, since a
+   * reference decoded into a byte string would be read as bytes again).
+   */
+  utf8Bytes?: boolean;
+}
+
 /**
  * Collect a[href], area[href], frame[src], iframe[src] in document order, the first <base href>
  * and the first <meta http-equiv=refresh> target, in one streaming pass (no DOM).
  */
-export function extractLinks(html: string, opts: { maxText?: number } = {}): Extracted {
+export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted {
   const maxText = opts.maxText ?? 300;
+  const bytes = opts.utf8Bytes ?? false;
+  // What the tokenizer gives, as text: identity when it decoded the page itself.
+  const attr = bytes ? (v: string) => decodeHTMLAttribute(utf8(v)) : (v: string) => v;
+  const text = bytes ? (v: string) => decodeHTML(utf8(v)) : (v: string) => v;
   const links: RawLink[] = [];
   let base: string | null = null;
   let refresh: string | null = null;
@@ -39,10 +58,12 @@ export function extractLinks(html: string, opts: { maxText?: number } = {}): Ext
 
   const parser = new Parser(
     {
-      onopentag(name, attrs) {
+      onopentag(name, raw) {
         if (HIDDEN.has(name)) hidden++;
         if (hidden > 0) return;
         if (anchor && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
+        if (!LINKED.has(name)) return;
+        const attrs = bytes ? decodeAttributes(raw, attr) : raw;
         switch (name) {
           case 'a': {
             endAnchor(); // <a> never nests: a new one ends the previous, as the HTML parser does
@@ -73,8 +94,8 @@ export function extractLinks(html: string, opts: { maxText?: number } = {}): Ext
             break;
         }
       },
-      ontext(text) {
-        if (anchor && hidden === 0) anchor.text = append(anchor.text, text);
+      ontext(chunk) {
+        if (anchor && hidden === 0) anchor.text = append(anchor.text, text(chunk));
       },
       onclosetag(name) {
         if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
@@ -82,12 +103,26 @@ export function extractLinks(html: string, opts: { maxText?: number } = {}): Ext
         else if (anchor && hidden === 0 && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
       },
     },
-    { decodeEntities: true },
+    { decodeEntities: !bytes },
   );
   parser.end(html);
   endAnchor();
   return { base, links, refresh };
 }
+
+// The tags whose attributes are read.
+const LINKED = new Set(['a', 'area', 'frame', 'iframe', 'img', 'base', 'meta']);
+
+function decodeAttributes(raw: Record<string, string>, decode: (v: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in raw) out[k] = decode(raw[k]!);
+  return out;
+}
+
+// Bytes held one per character back to text; invalid sequences become U+FFFD, as TextDecoder does.
+const utf8 = (s: string): string => (isAsciiString(s) ? s : Buffer.from(s, 'latin1').toString('utf8'));
+const NON_ASCII = /[^\x00-\x7f]/;
+const isAsciiString = (s: string): boolean => !NON_ASCII.test(s);
 
 function relOf(rel: string | undefined): string {
   return (rel ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
