@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { AnalyseJob } from '../src/crawl/analyse.js';
 import type { Analyser } from '../src/crawl/analyser.js';
 
-const { createAnalyser } = (await import('../dist/src/crawl/analyser.js')) as { createAnalyser: (c: number, cores?: number) => Promise<Analyser> };
+const built = '../dist/src/crawl/analyser.js'; // a variable: the build has no type declarations
+const { createAnalyser } = (await import(built)) as { createAnalyser: (c: number, cores?: number) => Promise<Analyser> };
 
 const scope = { identity: 'uni.test', scope: 'host' as const, mode: 'standard' as const };
 const job = (html: Buffer, contentType: string | null = 'text/html'): AnalyseJob => ({

@@ -6,6 +6,9 @@ import { parse } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import Graph from 'graphology';
 import gexf from 'graphology-gexf';
+
+// graphology's CommonJS default export and its type declarations disagree under NodeNext.
+const GraphClass = Graph as unknown as Parameters<typeof gexf.parse>[0];
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -167,7 +170,7 @@ describe('site graph exports', () => {
 
   it('GEXF: parsed back by graphology-gexf, with node attributes and weighted edges', async () => {
     const text = await exportTo(out('graph.gexf'));
-    const g = gexf.parse(Graph, text);
+    const g = gexf.parse(GraphClass, text);
     const nodes = csv(await exportTo(out('nodes2.csv'), ['--kind', 'nodes']));
     const edges = csv(await exportTo(out('edges2.csv'), ['--kind', 'edges']));
     expect(g.type).toBe('directed');
@@ -211,7 +214,7 @@ describe('site graph exports', () => {
 
   it('escapes XML in names a user or a page controls', async () => {
     const text = await exportTo(out('evil.gexf'), [], evilDb);
-    const g = gexf.parse(Graph, text);
+    const g = gexf.parse(GraphClass, text);
     const site = g.findNode((_n, a) => a.kind === 'site')!;
     expect(g.getNodeAttributes(site)).toMatchObject({ label: EVIL_SHORT, group: 'a<b' });
     expect(XMLValidator.validate(await exportTo(out('evil.graphml'), [], evilDb))).toBe(true);

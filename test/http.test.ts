@@ -127,9 +127,10 @@ describe('fetchPage redirects', () => {
     return {
       dispatcher: createDispatcher(o),
       http: o,
-      gate: new HostGate(0),
+      gate: new HostGate({ delayMs: 0, maxBackoffMs: 0 }),
       site: { identity: 'site.test', scope: 'host', mode: 'standard' },
       maxRedirects: 10,
+      retries: 0,
       signal: AbortSignal.timeout(5000),
     };
   };
