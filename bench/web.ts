@@ -13,6 +13,7 @@
  *   leaves (already stored) plus a few new `/n/…` pages. Fetching the root and the K wide pages of
  *   every site stores sites × K × fanout URLs; the leaves then measure the cost per page at that size.
  */
+import { mulberry32 } from '../src/bandit/random.js';
 
 export interface WebConfig {
   sites: number;
@@ -48,16 +49,7 @@ export function hash32(...xs: number[]): number {
   return h >>> 0;
 }
 
-export function rngOf(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rngOf = mulberry32;
 
 const int = (r: () => number, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
