@@ -43,9 +43,17 @@ beforeAll(async () => {
       /* the process is gone */
     }
   }, 20);
+  // A crawl that stops making progress fails here with where it stood, not as a silent hook timeout.
+  const watchdog = setTimeout(() => crawl.child.kill('SIGKILL'), 180_000);
   run = await crawl;
+  clearTimeout(watchdog);
   clearInterval(poll);
   sql = new Database(db, { readonly: true });
+  if (run.signal === 'SIGKILL') {
+    const last = sql.prepare('SELECT f.seq, p.url, f.error, f.ms FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq DESC LIMIT 3').all();
+    const queued = sql.prepare("SELECT url FROM pages WHERE status = 'queued' ORDER BY level, id LIMIT 3").pluck().all();
+    throw new Error(`the crawl made no end in 180 s; last pulls ${JSON.stringify(last)}; next queued ${JSON.stringify(queued)}; stderr tail:\n${run.stderr.slice(-1500)}`);
+  }
 }, 240_000);
 
 afterAll(async () => {

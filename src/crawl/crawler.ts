@@ -173,7 +173,12 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       throw err;
     }
     const t0 = performance.now();
-    const signal = AbortSignal.any([o.signal, AbortSignal.timeout(s['page-timeout'])]);
+    // Not AbortSignal.timeout(): inside AbortSignal.any() Node 20 may garbage-collect it before it
+    // fires (nodejs/node#57736), and a page trickling a byte a second then never times out.
+    // The timer holds this controller, so the deadline holds.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('page timeout', 'TimeoutError')), s['page-timeout']);
+    const signal = AbortSignal.any([o.signal, deadline.signal]);
     const denied = robots ? async (u: string) => ((await robots.verdict(u, signal)).kind === 'allow' ? null : 'robots-denied') : undefined;
     const ctx: FetchContext = { dispatcher, http, gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal, denied };
     let result: PullResult;
@@ -189,6 +194,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       if (!signal.aborted) throw err;
       result = failed(page, 'page-timeout');
       gate.failed(host);
+    } finally {
+      clearTimeout(timer);
     }
     result.ms = performance.now() - t0;
     if (page.level === 0 && result.unavailable === null) result.unavailable = startPageProblem(result);
