@@ -7,9 +7,9 @@
  * SIGINT/SIGTERM (to look at the pages with curl --resolve).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { defaultWeb, renderPage, type WebConfig } from './web.js';
+import { listenLoopback } from '../fixtures/listen.js';
 
 export interface Counters {
   requests: number;
@@ -40,14 +40,7 @@ export async function startBenchWeb(cfg: WebConfig, opts: { port?: number } = {}
   server.on('connection', () => counters.connections++);
   // Idle keep-alive sockets must outlive a crawler's pauses between two pages of one host.
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  port = (server.address() as AddressInfo).port;
+  port = await listenLoopback(server, opts.port);
   let closing: Promise<void> | undefined;
   return {
     port,
