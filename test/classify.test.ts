@@ -75,7 +75,7 @@ describe('classifyLink: internal / external', () => {
     expect(classifyLink(' ../c/D.html#s ', 'https://www.spbu.ru/a/b/', site('spbu.ru', 'host', 'paper'))).toEqual({
       kind: 'internal',
       url: 'https://www.spbu.ru/a/c/D.html',
-      key: 'https://spbu.ru/a/c/d.html',
+      key: 'http://spbu.ru/a/c/d.html',
     });
     expect(classifyLink('?p=2', 'https://spbu.ru/list', spbu)).toMatchObject({ url: 'https://spbu.ru/list?p=2' });
   });
@@ -84,7 +84,7 @@ describe('classifyLink: internal / external', () => {
     expect(classifyLink('#top', 'https://spbu.ru/page?x=1', spbu)).toEqual({
       kind: 'internal',
       url: 'https://spbu.ru/page?x=1',
-      key: 'https://spbu.ru/page?x=1',
+      key: 'http://spbu.ru/page?x=1',
     });
   });
 

@@ -60,13 +60,23 @@ describe('help and usage errors', () => {
   });
 });
 
+describe('--version', () => {
+  it('prints the version and a newline, exit 0', async () => {
+    const r = await beebot(['--version'], { db: newDb() });
+    expect(r).toMatchObject({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+});
+
 describe('seeds', () => {
   it('add prints the id, reads a bare domain as https, and rejects duplicates and invalid URLs with exit 2', async () => {
     const db = newDb();
     const a = await beebot(['seeds', 'add', 'www.spbu.ru', '--name', 'St Petersburg State University', '--short', 'spbu', '--group', 'university'], { db });
     expect(a).toMatchObject({ code: 0, stdout: '1\n' });
     const list = JSON.parse((await beebot(['seeds', 'list', '--json'], { db })).stdout);
-    expect(list).toEqual([{ id: 1, url: 'https://www.spbu.ru/', name: 'St Petersburg State University', short: 'spbu', group: 'university' }]);
+    expect(list).toEqual([{
+      id: 1, url: 'https://www.spbu.ru/', name: 'St Petersburg State University', short: 'spbu', group: 'university',
+      pages_fetched: 0, external: 0, external_urls: 0, external_hosts: 0,
+    }]);
     for (const bad of ['http://spbu.ru/', 'ftp://spbu.ru', 'not a url', 'javascript:alert(1)']) {
       const r = await beebot(['seeds', 'add', bad], { db });
       expect(r.code, bad).toBe(2);
@@ -169,7 +179,7 @@ describe('crawl', () => {
     const r = await beebot(['crawl', '--delay', '0', '--proxy', `http://127.0.0.1:${web.port}`], { db });
     expect(r.code).toBe(0);
     expect(count(db, "SELECT count(*) FROM pages WHERE status = 'done'")).toBe(3);
-    expect(web.requests - before).toBe(5); // robots.txt, three pages and the PDF, all through the proxy
+    expect(web.requests - before).toBe(4); // robots.txt and three pages, all through the proxy (the PDF is a file: stored, not fetched)
   });
 
   it('refuses a second crawl on the same database while one runs', async () => {

@@ -39,7 +39,7 @@ afterAll(async () => {
 const key = (host: string, path: string) => urlKey(new URL(web.url(host, path)), 'standard');
 const page = (host: string, path: string) =>
   sql.prepare('SELECT * FROM pages WHERE site_id = ? AND key = ?').get(siteId(host), key(host, path)) as
-    | { id: number; level: number; status: string }
+    | { id: number; level: number; status: string; note: string | null }
     | undefined;
 const fetchOf = (host: string, path: string) =>
   sql.prepare('SELECT f.* FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.key = ?').get(key(host, path)) as Record<string, unknown>;
@@ -144,7 +144,7 @@ describe('a full crawl of the fixture web', () => {
     }
   });
 
-  it('records broken pages, resets and non-HTML files without parsing them', () => {
+  it('records broken pages, resets and non-HTML answers without parsing them; links to files are stored, never fetched', () => {
     for (const path of facts.samples.brokenLinks) {
       expect(page('cyr.test', path)?.status, path).toBe('error');
       expect(fetchOf('cyr.test', path).http_status).toBe(404);
@@ -153,8 +153,8 @@ describe('a full crawl of the fixture web', () => {
     expect(fetchOf('cyr.test', facts.samples.resetUrl).error).toMatch(/reset|network/);
     expect(page('cyr.test', facts.samples.textPlainUrl)?.status).toBe('not-html');
     const pdf = facts.samples.pdf;
-    expect(page(pdf.host, pdf.url)?.status).toBe('not-html');
-    expect(fetchOf(pdf.host, pdf.url).content_type).toMatch(/application\/pdf/);
+    expect(page(pdf.host, pdf.url)).toMatchObject({ status: 'file', note: 'pdf' });
+    expect(fetchOf(pdf.host, pdf.url)).toBeUndefined();
   });
 
   it('decompresses gzip and br pages', () => {

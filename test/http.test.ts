@@ -144,7 +144,7 @@ describe('fetchPage redirects', () => {
 
   it('stops at an off-site redirect and reports its target', async () => {
     const f = await fetchPage(base + '/away', ctx());
-    expect(f.offsite).toEqual({ url: 'https://elsewhere.example/', key: 'https://elsewhere.example/' });
+    expect(f.offsite).toEqual({ url: 'https://elsewhere.example/', key: 'http://elsewhere.example/', host: 'elsewhere.example' });
   });
 
   it('detects loops and caps the hop count', async () => {

@@ -12,6 +12,7 @@ import { hostMatches, urlHost } from '../src/store/url-functions.js';
 import { deleteLinks } from '../src/store/links.js';
 import { migrations } from '../src/store/schema.js';
 import { insertSites } from '../src/store/sites.js';
+import { urlKey } from '../src/crawl/url.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { crawlFixture, fixtureSiteId, seedFixture } from './helpers/fixture-db.js';
 
@@ -292,7 +293,7 @@ describe('store', () => {
   const pull = (p: ReturnType<typeof page>, external: string[], internal: string[] = []): PullResult => ({
     page: p, final: null, status: 'done', httpStatus: 200, contentType: 'text/html', bytes: 1, encoding: 'utf-8',
     encodingSource: 'meta', error: null, hops: [], ms: 1, retries: 0, note: null, unavailable: null,
-    links: { internal: internal.map((u) => ({ url: u, key: u })), external: external.map((u) => ({ url: u, key: u, anchor: '', rel: '', tag: 'a' })), bad: [] },
+    links: { internal: internal.map((u) => ({ url: u, key: urlKey(new URL(u), 'standard') })), external: external.map((u) => ({ url: u, key: urlKey(new URL(u), 'standard'), host: new URL(u).hostname, anchor: '', rel: '', tag: 'a' })), bad: [] },
   });
 
   it('PullWriter skips tombstoned links unless allowReadd, and records when links were found', () => {
@@ -304,17 +305,17 @@ describe('store', () => {
       expect(w.commit(pull(page(1, 'https://a.example/'), ['https://x.example/', 'https://y.example/'], ['https://a.example/b', 'https://a.example/c'])).reward).toBe(2);
       expect(deleteLinks(d, 'external', { ...noFilter, grep: 'x.example' })).toBe(1);
       expect(deleteLinks(d, 'internal', { ...noFilter, grep: '/c' })).toBe(1);
-      const b = d.prepare('SELECT id FROM pages WHERE key = ?').pluck().get('https://a.example/b') as number;
+      const b = d.prepare('SELECT id FROM pages WHERE key = ?').pluck().get('http://a.example/b') as number;
       // page b links to the deleted URLs again: they stay out, and bring no reward
       expect(w.commit(pull({ ...page(b, 'https://a.example/b'), level: 1 }, ['https://x.example/', 'https://z.example/'], ['https://a.example/c'])).reward).toBe(1);
-      expect(d.prepare('SELECT key FROM external_links ORDER BY id').pluck().all()).toEqual(['https://y.example/', 'https://z.example/']);
-      expect(d.prepare("SELECT count(*) FROM pages WHERE key = 'https://a.example/c'").pluck().get()).toBe(0);
+      expect(d.prepare('SELECT key FROM external_links ORDER BY id').pluck().all()).toEqual(['http://y.example/', 'http://z.example/']);
+      expect(d.prepare("SELECT count(*) FROM pages WHERE key = 'http://a.example/c'").pluck().get()).toBe(0);
 
       const readd = new PullWriter(d, { allowReadd: true });
-      const c = d.prepare("SELECT id FROM pages WHERE key = 'https://a.example/'").pluck().get() as number;
+      const c = d.prepare("SELECT id FROM pages WHERE key = 'http://a.example/'").pluck().get() as number;
       d.prepare("UPDATE pages SET status = 'queued' WHERE id = ?").run(c);
       expect(readd.commit(pull(page(c, 'https://a.example/'), ['https://x.example/'], ['https://a.example/c'])).reward).toBe(1);
-      expect(d.prepare("SELECT count(*) FROM pages WHERE key = 'https://a.example/c'").pluck().get()).toBe(1);
+      expect(d.prepare("SELECT count(*) FROM pages WHERE key = 'http://a.example/c'").pluck().get()).toBe(1);
       const found = d.prepare('SELECT found_at FROM external_links').pluck().all() as string[];
       const at = d.prepare('SELECT at FROM fetches').pluck().all() as string[];
       expect(found.every((f) => at.includes(f))).toBe(true);

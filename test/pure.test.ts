@@ -63,7 +63,7 @@ describe('analysePage', () => {
     const a = analysePage(Buffer.from(html), page.url, 'text/html; charset=utf-8', site, 'windows-1252');
     expect(a).toMatchObject({ encoding: 'utf-8', encodingSource: 'http' });
     expect(a.links.internal.map((l) => l.url)).toEqual(['http://uni.test/sub/x.html', 'https://www.uni.test/y', 'http://uni.test/frame.html']);
-    expect(a.links.external).toEqual([{ url: 'http://other.org/', key: 'http://other.org/', anchor: 'Other', rel: 'nofollow', tag: 'a' }]);
+    expect(a.links.external).toEqual([{ url: 'http://other.org/', key: 'http://other.org/', host: 'other.org', anchor: 'Other', rel: 'nofollow', tag: 'a' }]);
     expect(a.links.bad).toEqual([{ raw: 'mailto:a@b', reason: 'mailto' }]);
   });
   it('ignores a <base href> that is not http(s)', () => {

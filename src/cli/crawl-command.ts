@@ -3,13 +3,16 @@ import { UsageError } from '../errors.js';
 import { holdCrawlLock } from './crawl-lock.js';
 import { policyFromSettings } from '../bandit/from-settings.js';
 import { policyNames } from '../bandit/registry.js';
-import { crawl, type CrawlSummary, type PullEvent } from '../crawl/crawler.js';
+import { crawl, type CrawlSummary } from '../crawl/crawler.js';
 import { defaults, parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { dbPath, withDb } from './context.js';
+import { progressReporter } from './progress.js';
+import { rewardModes } from '../bandit/reward.js';
 
 interface CrawlFlags {
   budget?: string;
   policy?: string;
+  reward?: string;
   quantum?: string;
   step?: string;
   warmup?: string;
@@ -29,6 +32,7 @@ export function crawlCommand(): Command {
     .description('crawl the sites breadth-first until the budget is spent or every site is exhausted; Ctrl-C stops, a rerun resumes')
     .option('--budget <pages>', "total pages for this database, saved ('none' = until every site is exhausted)")
     .addOption(new Option('--policy <name>', `site scheduler, saved (default ${defaults.policy})`).choices([...policyNames]))
+    .addOption(new Option('--reward <mode>', `what a pull earns, saved (default ${defaults.reward}): urls = external URLs new to the site, hosts = outside hosts new to the site, pairs = new (page, URL) pairs`).choices([...rewardModes]))
     .option('--quantum <pages>', `round-robin, auto: pages per site per turn, saved (default ${defaults.quantum})`)
     .option('--step <pages>', `gittins, auto: batch size n, saved (default ${defaults.step})`)
     .option('--warmup <pages>', `ucb1, kl-ucb, ucb1-tuned, sw-ucb, auto: pages per site first, saved (default ${defaults.warmup})`)
@@ -51,7 +55,7 @@ export function crawlCommand(): Command {
         'user-agent': flags.userAgent,
       };
       const saved = {
-        budget: flags.budget, policy: flags.policy, quantum: flags.quantum, step: flags.step,
+        budget: flags.budget, policy: flags.policy, reward: flags.reward, quantum: flags.quantum, step: flags.step,
         warmup: flags.warmup, explore: flags.explore, window: flags.window,
       };
       const check = (o: Record<string, string | undefined>) =>
@@ -68,9 +72,10 @@ export function crawlCommand(): Command {
           if ((db.prepare('SELECT count(*) FROM sites').pluck().get() as number) === 0) {
             throw new UsageError("no sites to crawl: add some with 'beebot seeds add <url>'");
           }
+          const progress = progressReporter({ budget: settings.budget });
           const summary = await interruptible((signal) =>
-            crawl(db, { settings, allowReadd: flags.allowReadd ?? false, policy: policyFromSettings(settings), resolve, proxy: flags.proxy ?? null, signal, onPull: progress() }),
-          );
+            crawl(db, { settings, allowReadd: flags.allowReadd ?? false, policy: policyFromSettings(settings), resolve, proxy: flags.proxy ?? null, signal, onPull: progress.onPull }),
+          ).finally(() => progress.finish());
           process.stdout.write(formatSummary(summary));
           if (summary.reason === 'interrupted') process.exitCode = 130;
         });
@@ -109,28 +114,15 @@ async function interruptible<T>(fn: (signal: AbortSignal) => Promise<T>): Promis
   }
 }
 
-/** One line per page when piped; a single refreshing line on a terminal. */
-function progress(): (e: PullEvent) => void {
-  const tty = Boolean(process.stderr.isTTY);
-  return (e) => {
-    const what = e.status === 'done' ? `+${e.reward} ext` : e.error ? `${e.status}: ${e.error}` : e.status;
-    const who = e.site.short ?? `site ${e.site.id}`;
-    if (tty) {
-      const line = `[${e.totalPulls}] ${who} L${e.level} ${what} ${e.url}`;
-      process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 100) - 1)}`);
-    } else {
-      process.stderr.write(`${e.totalPulls}\t${who}\t${e.level}\t${e.httpStatus ?? '-'}\t${what}\t${e.url}\n`);
-    }
-  };
-}
-
 export function formatSummary(s: CrawlSummary): string {
   const why = { budget: 'budget reached', exhausted: 'every site exhausted', interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
   const rate = s.seconds > 0 ? (s.pulls / s.seconds).toFixed(1) : '0';
   return [
-    `${process.stderr.isTTY ? '\n' : ''}stopped: ${why}`,
-    `this run: ${s.pulls} pages, ${s.reward} new external links, ${s.seconds.toFixed(1)} s, ${rate} pages/s`,
-    `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}`,
+    `stopped: ${why}`,
+    `this run: ${s.pulls} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s; reward: ${s.mode}`,
+    `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, URL) pairs: ${s.rewards.pairs}`,
+    `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
+    `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
     `politeness lower bound: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
     '',
   ].join('\n');

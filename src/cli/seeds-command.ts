@@ -7,6 +7,7 @@ import { parseSeedUrl } from '../crawl/url.js';
 import type { Db } from '../store/db.js';
 import { readSettings } from '../store/settings.js';
 import { deleteSite, findDuplicate, insertSites, listSites, resolveSiteRef, type SeedInput } from '../store/sites.js';
+import { distinctExternalBySite } from '../store/distinct.js';
 import { isTty, printJson, withDb } from './context.js';
 import { formatTable } from './table.js';
 
@@ -64,7 +65,14 @@ export function seedsCommand(): Command {
       await withDb(cmd, (db) => {
         const sites = listSites(db);
         if (opts.json) {
-          printJson(sites.map((s) => ({ id: s.id, url: s.url, name: s.name, short: s.short, group: s.group })));
+          const pairs = new Map(db.prepare('SELECT site_id, count(*) FROM external_links GROUP BY site_id').raw().all() as [number, number][]);
+          const distinct = distinctExternalBySite(db);
+          printJson(
+            sites.map((s) => ({
+              id: s.id, url: s.url, name: s.name, short: s.short, group: s.group, pages_fetched: s.pulls,
+              external: pairs.get(s.id) ?? 0, external_urls: distinct.get(s.id)?.urls ?? 0, external_hosts: distinct.get(s.id)?.hosts ?? 0,
+            })),
+          );
         } else {
           const rows = sites.map((s) => [s.id, s.short, s.group, s.url, s.name]);
           process.stdout.write(formatTable(['id', 'short', 'group', 'url', 'name'], rows, isTty()));

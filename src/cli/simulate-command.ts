@@ -6,6 +6,7 @@ import { synthetic, type SyntheticKind } from '../bandit/synthetic.js';
 import { BeebotError, UsageError } from '../errors.js';
 import { openDb } from '../store/db.js';
 import { readTrace } from '../store/trace.js';
+import { rewardModes, type RewardMode } from '../bandit/reward.js';
 import { isTty, printJson } from './context.js';
 import { formatTable } from './table.js';
 
@@ -15,6 +16,7 @@ interface SimulateFlags {
   budget: string;
   policies?: string;
   seed: string;
+  reward?: RewardMode;
   json?: boolean;
 }
 
@@ -25,6 +27,7 @@ export function simulateCommand(): Command {
     .addOption(new Option('--synthetic <kind>', '10 generated sites shaped like the article\'s sample').choices(['university', 'institute', 'mixed']))
     .requiredOption('--budget <pages>', 'N: pages to allocate')
     .option('--policies <list>', `comma-separated (default: all of ${policyNames.join(', ')})`)
+    .addOption(new Option('--reward <mode>', "replay a trace's urls, hosts or pairs rewards (default: the mode its crawl ran with)").choices([...rewardModes]))
     .option('--seed <n>', 'seed for random policies and synthetic sites', '1')
     .option('--json', 'print JSON, with each policy\'s cumulative links and regret after every page')
     .action((flags: SimulateFlags) => {
@@ -34,7 +37,8 @@ export function simulateCommand(): Command {
       const unknown = policies.filter((p) => !isPolicyName(p));
       if (unknown.length) throw new UsageError(`unknown policy ${unknown.join(', ')} (known: ${policyNames.join(', ')})`);
       if ((flags.trace === undefined) === (flags.synthetic === undefined)) throw new UsageError('give one of --trace <file> or --synthetic <kind>');
-      const sites = flags.trace !== undefined ? loadTrace(flags.trace) : synthetic(flags.synthetic!, seed);
+      if (flags.reward !== undefined && flags.trace === undefined) throw new UsageError('--reward replays a trace: give --trace');
+      const sites = flags.trace !== undefined ? loadTrace(flags.trace, flags.reward) : synthetic(flags.synthetic!, seed);
       const result = compare(sites, budget, policies, { seed, params: { ...DEFAULTS } });
       if (flags.json) return printJson(result);
       const rows = [...result.rows]
@@ -52,24 +56,33 @@ function positiveInt(name: string, v: string, min: number): number {
   return Number(v);
 }
 
-/** A trace JSON file ({ sites: [{ name, group, rewards }] }) or a beebot database. */
-function loadTrace(file: string): TraceSite[] {
+/**
+ * A trace JSON file ({ sites: [{ name, group, rewards, urls?, hosts?, pairs? }] }) or a beebot
+ * database; `reward` picks which sequences to replay (a trace without them has only `rewards`).
+ */
+function loadTrace(file: string, reward: RewardMode | undefined): TraceSite[] {
   if (!existsSync(file)) throw new BeebotError(`no such file: ${file}`);
   if (/\.json$/i.test(file)) {
-    let data: { sites?: unknown };
+    let data: { sites?: Record<string, unknown>[] };
     try {
       data = JSON.parse(readFileSync(file, 'utf8'));
     } catch {
       throw new BeebotError(`${file} is not valid JSON`);
     }
     const sites = data.sites;
-    const ok = Array.isArray(sites) && sites.every((s) => Array.isArray(s?.rewards) && s.rewards.every((r: unknown) => Number.isInteger(r) && (r as number) >= 0));
+    const counts = (a: unknown) => Array.isArray(a) && a.every((r: unknown) => Number.isInteger(r) && (r as number) >= 0);
+    const ok = Array.isArray(sites) && sites.every((s) => counts(s?.rewards));
     if (!ok) throw new BeebotError(`${file} is not a trace: expected { "sites": [{ "name", "group", "rewards": [counts] }] }`);
-    return (sites as TraceSite[]).map((s) => ({ name: String(s.name ?? ''), group: s.group ?? null, rewards: s.rewards }));
+    if (reward !== undefined && !sites.every((s) => counts(s[reward]))) throw new BeebotError(`${file} has no '${reward}' rewards: it was exported by an older beebot`);
+    return sites.map((s) => ({
+      name: String(s.name ?? ''),
+      group: typeof s.group === 'string' ? s.group : null,
+      rewards: (reward !== undefined ? s[reward] : s.rewards) as number[],
+    }));
   }
   const db = openDb(file, { readonly: true });
   try {
-    return readTrace(db).sites;
+    return readTrace(db).sites.map((s) => ({ name: s.name, group: s.group, rewards: reward !== undefined ? s[reward] : s.rewards }));
   } finally {
     db.close();
   }

@@ -31,7 +31,7 @@ export function analysePage(bytes: Uint8Array, pageUrl: string, contentType: str
   for (const l of raw) {
     const c = classifyLink(l.href, base, site);
     if (c.kind === 'internal') links.internal.push({ url: c.url, key: c.key });
-    else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, anchor: l.text, rel: l.rel, tag: l.tag });
+    else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });
   }
   return { encoding, encodingSource: source, links };

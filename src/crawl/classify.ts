@@ -1,10 +1,10 @@
-import { fetchUrl, resolveHref, urlKey, type NormalizeMode } from './url.js';
+import { fetchUrl, hostKey, resolveHref, urlKey, type NormalizeMode } from './url.js';
 import { siteIdentity, type Scope } from './scope.js';
 
 export type BadReason = 'empty' | 'javascript' | 'mailto' | 'tel' | 'data' | 'unparseable' | 'unsupported-scheme';
 export type Classified =
   | { kind: 'internal'; url: string; key: string }
-  | { kind: 'external'; url: string; key: string }
+  | { kind: 'external'; url: string; key: string; host: string }
   | { kind: 'bad'; raw: string; reason: BadReason };
 export interface SiteScope { identity: string; scope: Scope; mode: NormalizeMode }
 
@@ -24,6 +24,6 @@ export function classifyLink(href: string, base: string, site: SiteScope): Class
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     return { kind: 'bad', raw: href, reason: 'unsupported-scheme' };
   }
-  const kind = siteIdentity(u.hostname, site.scope) === site.identity ? 'internal' : 'external';
-  return { kind, url: fetchUrl(u), key: urlKey(u, site.mode) };
+  if (siteIdentity(u.hostname, site.scope) === site.identity) return { kind: 'internal', url: fetchUrl(u), key: urlKey(u, site.mode) };
+  return { kind: 'external', url: fetchUrl(u), key: urlKey(u, site.mode), host: hostKey(u.hostname) };
 }

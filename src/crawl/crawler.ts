@@ -4,8 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../store/db.js';
 import { PullWriter, type PullResult } from '../store/commit.js';
 import { Frontier, type FrontierPage } from '../store/frontier.js';
+import { distinctExternal } from '../store/distinct.js';
 import type { Settings } from '../store/settings.js';
-import { listSites, type Site } from '../store/sites.js';
+import { listSites, recountRewards, type Site } from '../store/sites.js';
+import type { Rewards } from '../bandit/reward.js';
 import type { SiteScope } from './classify.js';
 import { fetchPage, type FetchContext } from './fetch-page.js';
 import { HostGate } from './host-gate.js';
@@ -36,8 +38,23 @@ export interface PullEvent {
   status: PullResult['status'];
   httpStatus: number | null;
   error: string | null;
+  /** the reward under the crawl's mode */
   reward: number;
+  rewards: Rewards;
   totalPulls: number;
+  /** the sites by state now (counted when asked: a display asks a few times a second) */
+  siteCounts: () => SiteCounts;
+  /** distinct external URLs and outside hosts in the whole store after this pull */
+  distinctUrls: number;
+  distinctHosts: number;
+}
+
+export interface SiteCounts {
+  /** pages left (or in flight) */
+  crawling: number;
+  /** no page left up to max-level, or max-pages-per-site reached */
+  exhausted: number;
+  unavailable: number;
 }
 
 export type StopReason = 'budget' | 'exhausted' | 'interrupted';
@@ -45,7 +62,14 @@ export type StopReason = 'budget' | 'exhausted' | 'interrupted';
 export interface CrawlSummary {
   reason: StopReason;
   pulls: number; // this run
-  reward: number; // external links newly stored this run
+  /** this run's rewards: external URLs and outside hosts new to their site, (page, URL) pairs new to the store */
+  rewards: Rewards;
+  /** external URLs and outside hosts new to the whole store this run, and the store's totals after it */
+  newUrls: number;
+  newHosts: number;
+  distinctUrls: number;
+  distinctHosts: number;
+  mode: keyof Rewards;
   totalPulls: number;
   budget: number | null;
   seconds: number;
@@ -62,12 +86,15 @@ export interface CrawlSummary {
 export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const started = Date.now();
   const s = o.settings;
+  // The sites' reward sums follow the mode in force (a database may change it between runs).
+  recountRewards(db, s.reward);
   const sites = new Map(listSites(db).map((x) => [x.id, x]));
   const scopes = new Map<number, SiteScope>(
     [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
   );
   const frontier = new Frontier(db);
-  const writer = new PullWriter(db, { allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'] });
+  let { urls: distinctUrls, hosts: distinctHosts } = distinctExternal(db);
+  const writer = new PullWriter(db, { allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward });
   const hostsLog = new PolitenessWriter(db);
   const http: HttpOptions = {
     userAgent: s['user-agent'],
@@ -94,7 +121,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
 
   const history: number[] = [];
   const rewards = new Map<number, number[]>([...sites.keys()].map((id) => [id, []]));
-  for (const [siteId, reward] of db.prepare('SELECT site_id, reward FROM fetches ORDER BY seq').raw().iterate() as Iterable<[number, number]>) {
+  const rewardColumn = `coalesce(reward_${s.reward}, reward)`; // NULL: pulled before schema 5, under 'pairs'
+  for (const [siteId, reward] of db.prepare(`SELECT site_id, ${rewardColumn} FROM fetches ORDER BY seq`).raw().iterate() as Iterable<[number, number]>) {
     history.push(siteId);
     rewards.get(siteId)?.push(reward);
   }
@@ -111,7 +139,9 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     return nextPage.get(id);
   };
   let runPulls = 0;
-  let runReward = 0;
+  const runRewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
+  let runNewUrls = 0;
+  let runNewHosts = 0;
   let reason: StopReason = 'exhausted';
   const waiters: (() => void)[] = [];
   const wake = () => waiters.splice(0).forEach((r) => r());
@@ -139,6 +169,16 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       soonest = Math.min(soonest ?? Infinity, Math.max(1, delayOf(x.id)));
     }
     return soonest;
+  };
+
+  const siteCounts = (): SiteCounts => {
+    const c = { crawling: 0, exhausted: 0, unavailable: 0 };
+    for (const x of sites.values()) {
+      if (x.unavailable !== null) c.unavailable++;
+      else if (inFlight.has(x.id) || (!capped(x) && pageFor(x.id) !== undefined)) c.crawling++;
+      else c.exhausted++;
+    }
+    return c;
   };
 
   /**
@@ -203,7 +243,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     if (result.unavailable === null && hostState.failures >= s['give-up-after']) {
       result.unavailable = `gave up: ${hostState.failures} failures in a row on ${host} (last: ${result.error})`;
     }
-    const { seq, reward } = writer.commit(result);
+    const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
     hostsLog.state(host, hostState.delayMs, hostState.failures, hostState.pausedUntil);
     pagesPerHost.set(host, (pagesPerHost.get(host) ?? 0) + 1);
     site.pulls++;
@@ -213,11 +253,17 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     rewards.get(site.id)!.push(reward);
     totalPulls++;
     runPulls++;
-    runReward += reward;
+    runRewards.urls += got.urls;
+    runRewards.hosts += got.hosts;
+    runRewards.pairs += got.pairs;
+    runNewUrls += newUrls;
+    runNewHosts += newHosts;
+    distinctUrls += newUrls;
+    distinctHosts += newHosts;
     nextPage.delete(site.id);
     o.onPull?.({
       seq, site, url: page.url, level: page.level, status: result.status, httpStatus: result.httpStatus,
-      error: result.error ?? result.unavailable, reward, totalPulls,
+      error: result.error ?? result.unavailable, reward, rewards: got, totalPulls, distinctUrls, distinctHosts, siteCounts,
     });
     return true;
   };
@@ -261,7 +307,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   }
   if (o.signal.aborted) reason = 'interrupted';
   else if (s.budget !== null && totalPulls >= s.budget) reason = 'budget';
-  return { reason, pulls: runPulls, reward: runReward, totalPulls, budget: s.budget, seconds: (Date.now() - started) / 1000, ...politenessBound(pagesPerHost, gate, s.concurrency) };
+  return {
+    reason, pulls: runPulls, rewards: runRewards, newUrls: runNewUrls, newHosts: runNewHosts, distinctUrls, distinctHosts, mode: s.reward, totalPulls, budget: s.budget, seconds: (Date.now() - started) / 1000, ...politenessBound(pagesPerHost, gate, s.concurrency) };
 }
 
 /** The wall time politeness alone forces: no crawl of these pages can be faster. */

@@ -11,7 +11,7 @@ export interface PageFetch {
   /** The URL that gave `response` (after in-site redirects). */
   finalUrl: string;
   /** Redirect target outside the site: recorded as an external link, not followed. */
-  offsite: { url: string; key: string } | null;
+  offsite: { url: string; key: string; host: string } | null;
   error: string | null;
   /** Requests repeated after a transient failure (logged; they don't count against the budget). */
   retries: number;
@@ -61,7 +61,7 @@ export async function fetchPage(url: string, ctx: FetchContext): Promise<PageFet
     if (res.location === null) return fail(`missing-location: HTTP ${res.status} without Location`);
     const target = classifyLink(res.location, current, ctx.site);
     if (target.kind === 'bad') return fail(`bad-redirect: ${res.location.slice(0, 200)}`);
-    if (target.kind === 'external') return { ...out, offsite: { url: target.url, key: target.key } };
+    if (target.kind === 'external') return { ...out, offsite: { url: target.url, key: target.key, host: target.host } };
     if (seen.has(target.url)) return fail(`redirect-loop: ${target.url}`);
     if (out.hops.length > ctx.maxRedirects) return fail(`too-many-redirects: more than ${ctx.maxRedirects}`);
     current = target.url;

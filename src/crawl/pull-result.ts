@@ -6,6 +6,7 @@ import type { SiteScope } from './classify.js';
 import type { PageFetch } from './fetch-page.js';
 import { isHtmlType, looksLikeHtml } from './http.js';
 import { urlTrap } from './traps.js';
+import { skippedExtension } from './file-links.js';
 import { urlKey } from './url.js';
 
 /** A pull that produced nothing but an error. */
@@ -44,7 +45,7 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   r.bytes = res.body?.length ?? res.contentLength;
   if (f.offsite) {
     r.status = 'redirect';
-    r.links.external.push({ url: f.offsite.url, key: f.offsite.key, anchor: '', rel: '', tag: 'redirect' });
+    r.links.external.push({ url: f.offsite.url, key: f.offsite.key, host: f.offsite.host, anchor: '', rel: '', tag: 'redirect' });
     return r;
   }
   if (res.status < 200 || res.status >= 300) {
@@ -74,7 +75,12 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   const limits = { maxUrlLength: s['max-url-length'], maxPathDepth: s['max-path-depth'], maxRepeats: 3 };
   for (const l of r.links.internal) {
     const trap = urlTrap(l.url, limits);
-    if (trap) l.trap = trap;
+    if (trap) {
+      l.hold = { status: 'trap', note: trap };
+      continue;
+    }
+    const ext = skippedExtension(l.url, s['skip-extensions']);
+    if (ext) l.hold = { status: 'file', note: ext };
   }
   return r;
 }

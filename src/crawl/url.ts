@@ -20,9 +20,10 @@ export function fetchUrl(u: URL): string {
 }
 
 /**
- * The stored identity (dedup key). In both modes one leading 'www.' of the host is dropped: a
- * site's scope already treats www.x and x as one site, and keeping both spellings would fetch
- * every page twice when a site links to itself both ways.
+ * The stored identity (dedup key). In both modes the key is spelled with 'http:' whatever the
+ * scheme, and one leading 'www.' of the host is dropped: a site's scope already treats www.x and
+ * x as one site, and sites link to their own pages under both http:// and https:// — keeping
+ * either difference would fetch every such page twice. The crawler fetches the first spelling seen.
  * - 'standard': fetchUrl(u) — WHATWG already lowercased scheme/host and dropped the default port;
  *   path and query keep their case.
  * - 'paper' (the 2012 article's rule): the whole URL lowercased, and ONE trailing '/' removed from
@@ -31,13 +32,23 @@ export function fetchUrl(u: URL): string {
  *   '?next=/' keeps its value. The result is a key, not necessarily a fetchable spelling.
  */
 export function urlKey(u: URL, mode: NormalizeMode): string {
-  const s = withoutWww(fetchUrl(u), u.hostname);
+  const s = withoutScheme(withoutWww(fetchUrl(u), u.hostname));
   if (mode === 'standard') return s;
   // '?' is percent-encoded in userinfo and path, so the first one starts the query.
   const q = s.indexOf('?');
   const head = q < 0 ? s : s.slice(0, q);
   const tail = q < 0 ? '' : s.slice(q);
   return ((head.endsWith('/') ? head.slice(0, -1) : head) + tail).toLowerCase();
+}
+
+/** A host as keys spell it: one leading 'www.' dropped. The outside host an external link counts as. */
+export function hostKey(hostname: string): string {
+  return hostname.startsWith('www.') && hostname.length > 4 ? hostname.slice(4) : hostname;
+}
+
+/** 'https://h/p' → 'http://h/p': one page under both schemes has one key. */
+function withoutScheme(href: string): string {
+  return href.startsWith('https:') ? 'http:' + href.slice(6) : href;
 }
 
 function withoutWww(href: string, hostname: string): string {

@@ -45,7 +45,8 @@ export const CHARTS_SCRIPT = String.raw`
 
   // Lines of [x, y] points on linear axes, a legend on the right.
   function lineChart(svg, series, xLabel, yLabel) {
-    var W = 820, H = 320, L = 64, R = 170, T = 12, B = 44, pw = W - L - R, ph = H - T - B;
+    // Tall enough for a legend line per series: every site stays findable.
+    var W = 820, L = 64, R = 170, T = 12, B = 44, H = Math.max(320, T + 8 + series.length * 16 + B), pw = W - L - R, ph = H - T - B;
     frame(svg, W, H);
     var xmax = 1, ymax = 1;
     series.forEach(function (s) {
@@ -67,16 +68,14 @@ export const CHARTS_SCRIPT = String.raw`
     el('text', { x: 14, y: T + ph / 2, 'text-anchor': 'middle', class: 'label', transform: 'rotate(-90 14 ' + (T + ph / 2) + ')' }, axes, yLabel);
     var marks = 0;
     series.forEach(function (s, i) {
+      var ly = T + 8 + i * 16;
+      el('rect', { x: L + pw + 14, y: ly - 8, width: 10, height: 10, fill: s.color }, svg);
+      el('text', { x: L + pw + 30, y: ly + 1, class: 'legend' }, svg, s.name);
       if (s.x.length < 2) return;
       var pts = s.x.map(function (x, j) { return X(x).toFixed(1) + ',' + Y(s.y[j]).toFixed(1); }).join(' ');
       var line = el('polyline', { points: pts, fill: 'none', stroke: s.color, 'stroke-width': 2, class: 'series' }, svg);
-      el('title', {}, line, s.name + ': ' + fmt(s.y[s.y.length - 1]) + ' external links after ' + fmt(s.x[s.x.length - 1]) + ' pages');
+      el('title', {}, line, s.name + ': ' + fmt(s.y[s.y.length - 1]) + ' (cumulative reward) after ' + fmt(s.x[s.x.length - 1]) + ' pages');
       marks++;
-      if (i < 18) {
-        var ly = T + 8 + i * 16;
-        el('rect', { x: L + pw + 14, y: ly - 8, width: 10, height: 10, fill: s.color }, svg);
-        el('text', { x: L + pw + 30, y: ly + 1, class: 'legend' }, svg, s.name);
-      }
     });
     return finish(svg, marks);
   }
@@ -136,10 +135,10 @@ export const CHARTS_SCRIPT = String.raw`
 
   try {
     var drawn = 0;
-    drawn += lineChart(document.getElementById('chart-harvest-total'), [{ name: 'all sites', color: '#333', x: data.harvest.x, y: data.harvest.y }], 'pages fetched', 'external links (cumulative)');
+    drawn += lineChart(document.getElementById('chart-harvest-total'), [{ name: 'all sites', color: '#333', x: data.harvest.x, y: data.harvest.y }], 'pages fetched', 'reward (cumulative)');
     drawn += lineChart(document.getElementById('chart-harvest-sites'), data.sites.map(function (s) {
       return { name: s.label, color: s.color, x: s.harvest.x, y: s.harvest.y };
-    }), 'pages fetched from the site', 'external links (cumulative)');
+    }), 'pages fetched from the site', 'reward (cumulative)');
     drawn += choiceChart(document.getElementById('chart-choices'), data.sites, data.choices);
     drawn += barChart(document.getElementById('chart-hosts'), data.topHosts);
     document.body.setAttribute('data-charts-drawn', String(drawn));

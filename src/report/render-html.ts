@@ -2,6 +2,11 @@ import { CHARTS_SCRIPT } from './charts-script.js';
 import type { ReportData } from './report-data.js';
 
 // Tableau 10: distinguishable, and still readable printed in grey.
+/** The reward modes in words (setting 'reward'). */
+function rewardName(mode: string): string {
+  return { urls: 'external URLs new to their site', hosts: 'outside hosts new to their site', pairs: 'new (page, external URL) pairs' }[mode] ?? mode;
+}
+
 const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 
 export function siteColor(i: number): string {
@@ -49,7 +54,7 @@ export function renderReport(d: ReportData): string {
       (s) => `<tr><td class="n">${s.id}</td><td class="site"><span class="sw" style="background:${s.color}"></span>${esc(s.label)}</td>
         <td>${esc(s.name)}</td><td>${esc(s.group)}</td><td>${esc(s.state)}${s.reason ? `<br><span class="note">${esc(s.reason)}</span>` : ''}</td>
         <td class="n">${num(s.pages_fetched)}</td><td class="n">${num(s.frontier)}</td><td class="n">${s.deepest_level ?? ''}</td>
-        <td class="n">${num(s.internal)}</td><td class="n">${num(s.external)}</td><td class="n">${num(s.external_hosts)}</td><td class="n">${num(s.bad)}</td>
+        <td class="n">${num(s.internal)}</td><td class="n">${num(s.external_urls)}</td><td class="n">${num(s.external_hosts)}</td><td class="n">${num(s.external)}</td><td class="n">${num(s.bad)}</td>
         <td class="n">${s.pages_fetched ? (s.reward_sum / s.pages_fetched).toFixed(2) : ''}</td></tr>`,
     )
     .join('\n');
@@ -79,8 +84,9 @@ export function renderReport(d: ReportData): string {
 <div class="cards">
   <div class="card"><b>${num(d.sites.length)}</b>target sites</div>
   <div class="card"><b>${num(t.pages_fetched)}</b>pages fetched${d.budget !== null ? ` of ${num(d.budget)}` : ''}</div>
-  <div class="card"><b>${num(t.external)}</b>external links</div>
-  <div class="card"><b>${num(t.external_hosts)}</b>external hosts</div>
+  <div class="card"><b>${num(t.external_urls)}</b>distinct external URLs</div>
+  <div class="card"><b>${num(t.external_hosts)}</b>outside hosts</div>
+  <div class="card"><b>${num(t.external)}</b>(page, URL) pairs</div>
   <div class="card"><b>${num(t.internal)}</b>internal links</div>
   <div class="card"><b>${num(t.bad)}</b>bad links</div>
 </div>
@@ -88,19 +94,20 @@ export function renderReport(d: ReportData): string {
 <h2>Sites</h2>
 <table id="sites">
 <thead><tr><th class="n">id</th><th>site</th><th>name</th><th>group</th><th>state</th><th class="n">pages fetched</th><th class="n">frontier</th>
-<th class="n">deepest level</th><th class="n">internal</th><th class="n">external</th><th class="n">external hosts</th><th class="n">bad</th><th class="n">new external per page</th></tr></thead>
+<th class="n">deepest level</th><th class="n">internal</th><th class="n">external URLs</th><th class="n">outside hosts</th><th class="n">(page, URL) pairs</th><th class="n">bad</th><th class="n">reward per page</th></tr></thead>
 <tbody>
 ${siteRows}
 </tbody>
 <tfoot><tr><th></th><th>total</th><th></th><th></th><th></th><th class="n">${num(t.pages_fetched)}</th><th></th><th></th>
-<th class="n">${num(t.internal)}</th><th class="n">${num(t.external)}</th><th class="n">${num(t.external_hosts)}</th><th class="n">${num(t.bad)}</th><th></th></tr></tfoot>
+<th class="n">${num(t.internal)}</th><th class="n">${num(t.external_urls)}</th><th class="n">${num(t.external_hosts)}</th><th class="n">${num(t.external)}</th><th class="n">${num(t.bad)}</th><th></th></tr></tfoot>
 </table>
-<p class="note">Frontier: unfetched internal links up to the maximum level. External: links stored now (links deleted with
-<code>beebot links delete</code> are not counted). New external per page: external links newly stored per page fetched, as the
-crawl counted them (the scheduler's reward).</p>
+<p class="note">Frontier: unfetched internal links up to the maximum level. External URLs and outside hosts: distinct, per site
+(the total row: distinct over all sites); (page, URL) pairs: one per page and external URL it links. Links deleted with
+<code>beebot links delete</code> are not counted. Reward per page: the scheduler's reward per page fetched, as the crawl counted
+it (${esc(rewardName(d.reward))}).</p>
 
 <h2>Harvest curve</h2>
-<p class="note">External links stored (cumulative) against pages fetched, in crawl order: how fast the crawl collected the companion set.</p>
+<p class="note">The crawl's reward, ${esc(rewardName(d.reward))}, cumulative against pages fetched, in crawl order: how fast the crawl collected the companion set.</p>
 <svg id="chart-harvest-total" class="chart" aria-label="harvest curve, all sites"></svg>
 <h2>Harvest curve per site</h2>
 <p class="note">Each site against its own pages fetched.</p>

@@ -2,15 +2,13 @@ import { domainToUnicode } from 'node:url';
 import type { Db } from '../store/db.js';
 import { companionHosts, type CompanionHost } from '../store/hosts.js';
 import { readSettings, settingKeys, formatSetting, VERSION } from '../store/settings.js';
-import { readStatus, type SiteStatus } from '../store/status.js';
+import { readStatus, type SiteStatus, type Status } from '../store/status.js';
 import { registerUrlFunctions } from '../store/url-functions.js';
 import { ChoiceTimeline, HarvestCurve, type Curve } from './harvest.js';
 
 export interface ReportSite extends SiteStatus {
   label: string;
   name: string | null;
-  /** distinct outside host names this site links to */
-  external_hosts: number;
   harvest: Curve;
 }
 
@@ -26,7 +24,9 @@ export interface ReportData {
   generatedAt: string;
   version: string;
   sites: ReportSite[];
-  totals: { pages_fetched: number; internal: number; external: number; bad: number; external_hosts: number };
+  totals: Status['totals'];
+  /** what the harvest curves count: the crawl's reward mode */
+  reward: Status['reward'];
   budget: number | null;
   period: { first: string | null; last: string | null };
   /** cumulative external links against pages fetched, whole database */
@@ -48,9 +48,6 @@ export function readReport(db: Db, o: { title: string; database: string; top: nu
   const names = new Map((db.prepare('SELECT id, name FROM sites').raw().all() as [number, string | null][]));
   const perSitePulls = new Map(db.prepare('SELECT site_id, count(*) FROM fetches GROUP BY site_id').raw().all() as [number, number][]);
   const totalPulls = [...perSitePulls.values()].reduce((a, b) => a + b, 0);
-  const hostsOf = new Map(
-    db.prepare('SELECT site_id, count(DISTINCT beebot_host(url)) FROM external_links GROUP BY site_id').raw().all() as [number, number][],
-  );
 
   const total = new HarvestCurve(totalPulls);
   const curves = new Map(status.sites.map((s) => [s.id, new HarvestCurve(perSitePulls.get(s.id) ?? 0)]));
@@ -62,7 +59,6 @@ export function readReport(db: Db, o: { title: string; database: string; top: nu
   }
   const period = db.prepare('SELECT min(at) AS first, max(at) AS last FROM fetches').get() as ReportData['period'];
   const settings = readSettings(db);
-  const distinctHosts = db.prepare('SELECT count(DISTINCT beebot_host(url)) FROM external_links').pluck().get() as number;
 
   return {
     title: o.title,
@@ -73,10 +69,10 @@ export function readReport(db: Db, o: { title: string; database: string; top: nu
       ...s,
       label: s.short ?? new URL(s.url).hostname,
       name: names.get(s.id) ?? null,
-      external_hosts: hostsOf.get(s.id) ?? 0,
       harvest: curves.get(s.id)!.curve,
     })),
-    totals: { ...status.totals, external_hosts: distinctHosts },
+    totals: status.totals,
+    reward: status.reward,
     budget: status.budget,
     period,
     harvest: total.curve,

@@ -1,3 +1,4 @@
+import type { Rewards } from '../bandit/reward.js';
 import type { Db } from './db.js';
 import type { FrontierPage } from './frontier.js';
 import { fingerprint } from './fingerprint.js';
@@ -5,7 +6,13 @@ import { GroupCommit } from './group-commit.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
 /** Statuses of pages that are stored but never fetched. */
-export type SkipStatus = 'robots-denied' | 'trap';
+export type SkipStatus = 'robots-denied' | 'trap' | 'file';
+/** Why a found internal link is stored but never fetched: a crawler trap, or a file that is not a page. */
+export interface Hold {
+  status: 'trap' | 'file';
+  /** the trap's name (see traps.ts) or the file's extension */
+  note: string;
+}
 
 export interface Hop {
   url: string;
@@ -14,9 +21,10 @@ export interface Hop {
 }
 
 export interface FoundLinks {
-  /** `trap`: a crawler trap's name (see traps.ts): stored, never fetched. */
-  internal: { url: string; key: string; trap?: string }[];
-  external: { url: string; key: string; anchor: string; rel: string; tag: string }[];
+  /** `hold`: stored, never fetched. */
+  internal: { url: string; key: string; hold?: Hold }[];
+  /** `host`: the key's host (www. folded, like the key): what the hosts reward counts. */
+  external: { url: string; key: string; host: string; anchor: string; rel: string; tag: string }[];
   bad: { raw: string; reason: string }[];
 }
 
@@ -45,7 +53,12 @@ export interface PullResult {
 
 export interface Committed {
   seq: number;
+  /** the reward under the crawl's mode (what the bandit sees) */
   reward: number;
+  rewards: Rewards;
+  /** external URLs and outside hosts new to the whole store (for live totals) */
+  newUrls: number;
+  newHosts: number;
 }
 
 export interface PullWriterOptions {
@@ -55,6 +68,8 @@ export interface PullWriterOptions {
   allowReadd?: boolean;
   /** Where pages are committed; default: a group of its own. */
   group?: GroupCommit;
+  /** Which of the three rewards the pull's `reward` (and the site's sums) counts. Default urls. */
+  reward?: keyof Rewards;
 }
 
 /** Prepared statements for writing a pull; one instance per crawl. */
@@ -66,6 +81,7 @@ export class PullWriter {
   private plain;
   private guarded;
   private anyTombstones;
+  private mode: keyof Rewards;
 
   readonly group: GroupCommit;
 
@@ -80,13 +96,13 @@ export class PullWriter {
         guard ? `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)` : 'WHERE true';
       return {
         insertPage: insertPage(notDeleted('internal')),
-        trapPage: db.prepare(
+        heldPage: db.prepare(
           `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at, status, note)
-           SELECT @site, @key, @dir, @fp, @url, @level, @on, @at, 'trap', @trap ${notDeleted('internal')}`,
+           SELECT @site, @key, @dir, @fp, @url, @level, @on, @at, @status, @note ${notDeleted('internal')}`,
         ),
         external: db.prepare(
-          `INSERT OR IGNORE INTO external_links (site_id, page_id, key, url, level, anchor, rel, tag, found_at)
-           SELECT @site, @page, @key, @url, @level, @anchor, @rel, @tag, @at ${notDeleted('external')}`,
+          `INSERT OR IGNORE INTO external_links (site_id, page_id, key, url, host, level, anchor, rel, tag, found_at)
+           SELECT @site, @page, @key, @url, @host, @level, @anchor, @rel, @tag, @at ${notDeleted('external')}`,
         ),
         bad: db.prepare(
           `INSERT OR IGNORE INTO bad_links (site_id, page_id, raw, reason, found_at)
@@ -120,14 +136,22 @@ export class PullWriter {
       ),
       fetch: db.prepare(
         `INSERT INTO fetches (site_id, page_id, final_url, http_status, content_type, bytes, encoding,
-           encoding_source, error, reward, ms, at, retries, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           encoding_source, error, reward, ms, at, retries, note, reward_urls, reward_hosts, reward_pairs)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      // What a pull's links are new to: the site, the whole store (external_key, external_host).
+      // Positional, like seenLevel: they run for external links.
+      urlInSite: db.prepare(`SELECT EXISTS (SELECT 1 FROM external_links WHERE key = ? AND site_id = ?)`).pluck(),
+      urlAnywhere: db.prepare(`SELECT EXISTS (SELECT 1 FROM external_links WHERE key = ?)`).pluck(),
+      hostInSite: db.prepare(`SELECT EXISTS (SELECT 1 FROM external_links WHERE host = ? AND site_id = ?)`).pluck(),
+      hostAnywhere: db.prepare(`SELECT EXISTS (SELECT 1 FROM external_links WHERE host = ?)`).pluck(),
       hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
       site: db.prepare(
         `UPDATE sites SET pulls = pulls + 1, reward_sum = reward_sum + ?, reward_max = max(reward_max, ?),
            deepest = max(coalesce(deepest, -1), ?), unavailable = coalesce(?, unavailable) WHERE id = ?`,
       ),
     };
+    this.mode = opts.reward ?? 'urls';
     this.plain = links(false);
     this.guarded = opts.allowReadd ? this.plain : links(true);
     this.anyTombstones = db.prepare('SELECT EXISTS (SELECT 1 FROM deleted_links)').pluck();
@@ -166,33 +190,47 @@ export class PullWriter {
         const { dir, fp } = fingerprint(l.key);
         const seen = s.seenLevel.get(siteId, dir, fp) as number | null;
         // Stored already (most links are): only a shallower level changes anything.
-        if (seen !== null && (seen <= level + 1 || l.trap)) continue;
+        if (seen !== null && (seen <= level + 1 || l.hold)) continue;
         const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
         if (seen !== null) {
           s.raise.run(row);
           continue;
         }
-        const trap = l.trap ?? this.queryTrap(siteId, l.key);
-        if (trap) L.trapPage.run({ ...row, trap });
+        const hold = l.hold ?? this.queryTrap(siteId, l.key);
+        if (hold) L.heldPage.run({ ...row, ...hold });
         else L.insertPage.run(row);
       }
-      let reward = 0;
+      const rewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
+      let newUrls = 0;
+      let newHosts = 0;
       // Links of an off-site redirect belong to the pulled page; links in content to the content page.
       const externalOn = r.status === 'redirect' ? page.id : contentId;
       for (const l of r.links.external) {
-        reward += L.external.run({ site: siteId, page: externalOn, key: l.key, url: l.url, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes;
+        // Asked before the insert, which would answer them. Most links (templates) are known to
+        // the site already: one probe, then the pair insert.
+        const urlKnown = s.urlInSite.get(l.key, siteId) === 1;
+        const urlSeen = urlKnown || s.urlAnywhere.get(l.key) === 1;
+        const hostKnown = urlKnown || s.hostInSite.get(l.host, siteId) === 1;
+        const hostSeen = hostKnown || s.hostAnywhere.get(l.host) === 1;
+        if (L.external.run({ site: siteId, page: externalOn, key: l.key, url: l.url, host: l.host, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes === 0) continue;
+        rewards.pairs++;
+        if (!urlKnown) rewards.urls++;
+        if (!hostKnown) rewards.hosts++;
+        if (!urlSeen) newUrls++;
+        if (!hostSeen) newHosts++;
       }
+      const reward = rewards[this.mode];
       for (const b of r.links.bad) L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
 
       const seq = Number(
         s.fetch.run(
           siteId, page.id, r.final?.url ?? null, r.httpStatus, r.contentType, r.bytes, r.encoding,
-          r.encodingSource, r.error, reward, Math.round(r.ms), at, r.retries, r.note,
+          r.encodingSource, r.error, reward, Math.round(r.ms), at, r.retries, r.note, rewards.urls, rewards.hosts, rewards.pairs,
         ).lastInsertRowid,
       );
       r.hops.forEach((h, n) => s.hop.run(seq, n, h.url, h.status, h.location));
       s.site.run(reward, reward, level, r.unavailable, siteId);
-      return { seq, reward };
+      return { seq, reward, rewards, newUrls, newHosts };
     });
   }
 
@@ -206,12 +244,12 @@ export class PullWriter {
     this.s.giveUp.run(reason, siteId);
   }
 
-  /** 'query-variants' when a NEW key would exceed the cap of query strings for its path. */
-  private queryTrap(siteId: number, key: string): string | undefined {
+  /** The 'query-variants' trap when a NEW key would exceed the cap of query strings for its path. */
+  private queryTrap(siteId: number, key: string): Hold | undefined {
     const q = key.indexOf('?');
     if (q < 0 || this.maxQueryVariants === Infinity) return undefined;
     const path = key.slice(0, q + 1);
     const n = this.s.queryVariants.get(siteId, path, path + '\uffff') as number;
-    return n >= this.maxQueryVariants ? 'query-variants' : undefined;
+    return n >= this.maxQueryVariants ? { status: 'trap', note: 'query-variants' } : undefined;
   }
 }

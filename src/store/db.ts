@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { BeebotError } from '../errors.js';
 import { fingerprint } from './fingerprint.js';
 import { migrations } from './schema.js';
+import { urlHost } from './url-functions.js';
 
 export type Db = Database.Database;
 
@@ -26,6 +27,7 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
       const det = { deterministic: true };
       db.function('beebot_dir', det, (key: unknown) => fingerprint(String(key)).dir);
       db.function('beebot_fp', det, (key: unknown) => fingerprint(String(key)).fp);
+      db.function('beebot_key_host', det, (key: unknown) => urlHost(String(key)));
       migrate(db, file);
     }
   } catch (err) {

@@ -32,5 +32,8 @@ export function deleteLinks(db: Db, kind: LinkKind, f: LinkFilter, now: Date = n
        SELECT ${t.fields.site}, '${kind}', ${t.key}, @deletedAt FROM ${t.from} ${where}`,
     ).run({ ...params, deletedAt: now.toISOString() });
     return db.prepare(`DELETE FROM ${table} WHERE id IN (SELECT ${t.id} FROM ${t.from} ${where})`).run(params).changes;
-  })();
+    // IMMEDIATE: take the write lock first, waiting for a running crawl's group to commit. A
+    // deferred transaction reads first, and when the crawl commits while it waits for the lock its
+    // snapshot is stale: SQLite then answers SQLITE_BUSY at once, without the busy timeout.
+  }).immediate();
 }

@@ -1,5 +1,7 @@
 import { DEFAULTS, policyNames, type PolicyName } from '../bandit/registry.js';
 import { UsageError } from '../errors.js';
+import { defaultSkipExtensions, type SkipExtensions } from '../crawl/file-links.js';
+import { rewardModes, type RewardMode } from '../bandit/reward.js';
 import type { Db } from './db.js';
 
 /** The crawler settings table: every key, its default and how a value is checked. */
@@ -26,9 +28,11 @@ export interface Settings {
   'max-query-variants': number; // distinct query strings per path per site (calendar traps)
   'max-links-per-page': number;
   'max-pages-per-site': number | null;
+  'skip-extensions': SkipExtensions; // internal links to these files are stored, never fetched; empty = fetch all
   'default-encoding': string; // when a page declares nothing and the bytes can't tell
   budget: number | null; // total pages for this database; null = until every site is exhausted
   policy: PolicyName;
+  reward: RewardMode; // what a pull's reward counts: new external URLs, new outside hosts or (page, URL) pairs
   quantum: number; // round-robin, auto: pages per site per turn (q)
   step: number; // gittins, auto: batch size (n)
   warmup: number; // ucb1 and its kin: pages per site before the index (m)
@@ -64,9 +68,11 @@ export const defaults: Settings = {
   'max-query-variants': 100,
   'max-links-per-page': 10_000,
   'max-pages-per-site': null,
+  'skip-extensions': new Set(defaultSkipExtensions),
   'default-encoding': 'windows-1252',
   budget: null,
   policy: 'sw-ucb',
+  reward: 'urls',
   quantum: DEFAULTS.quantum,
   step: DEFAULTS.step,
   warmup: DEFAULTS.warmup,
@@ -123,9 +129,17 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'max-query-variants': int(1),
   'max-links-per-page': int(1),
   'max-pages-per-site': (key, v) => (v === 'none' ? null : int(1)(key, v)),
+  'skip-extensions': (key, v) => {
+    if (v.trim() === 'none') return new Set();
+    const list = v.split(/[\s,]+/).map((e) => e.replace(/^\./, '').toLowerCase()).filter((e) => e !== '');
+    const bad = list.find((e) => !/^[a-z0-9][a-z0-9.+_-]*$/.test(e));
+    if (list.length === 0 || bad !== undefined) throw new UsageError(`${key} must be extensions like 'pdf,zip,tar.gz' or 'none', got '${v}'`);
+    return new Set(list);
+  },
   'default-encoding': text,
   budget: (key, v) => (v === 'none' ? null : int(1)(key, v)),
   policy: oneOf(...policyNames),
+  reward: oneOf(...rewardModes),
   quantum: int(1),
   step: int(1),
   warmup: int(1),
@@ -148,6 +162,7 @@ export function parseSetting<K extends SettingKey>(key: K, value: string): Setti
 }
 
 export function formatSetting(value: unknown): string {
+  if (value instanceof Set) return value.size === 0 ? 'none' : [...value].join(',');
   return value === null ? 'none' : String(value);
 }
 

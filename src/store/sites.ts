@@ -1,5 +1,6 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../crawl/url.js';
 import { siteIdentity, type Scope } from '../crawl/scope.js';
+import type { RewardMode } from '../bandit/reward.js';
 import type { Db } from './db.js';
 import { fingerprint } from './fingerprint.js';
 
@@ -57,7 +58,7 @@ export function insertSites(db: Db, seeds: readonly SeedInput[], mode: Normalize
       page.run(id, key, dir, fp, fetchUrl(s.url));
       return id;
     }),
-  )();
+  ).immediate(); // see deleteLinks: a crawl may be writing
 }
 
 /** Remove a site and, by cascade, every link and fetch recorded for it. */
@@ -67,7 +68,7 @@ export function deleteSite(db: Db, id: number): void {
     // doesn't walk SET NULL updates page by page.
     db.prepare('UPDATE pages SET found_on = NULL WHERE site_id = ?').run(id);
     db.prepare('DELETE FROM sites WHERE id = ?').run(id);
-  })();
+  }).immediate(); // see deleteLinks: a crawl may be writing
 }
 
 /** Find a site by id, start URL or short name (what users type). */
@@ -85,4 +86,19 @@ function sameSeed(siteUrl: string, ref: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Set every site's reward sum and maximum from its pulls under `mode` (pulls from before schema 5
+ * have only the pairs count). The crawl calls it first, so a database whose reward mode changed
+ * continues with statistics of the new mode.
+ */
+export function recountRewards(db: Db, mode: RewardMode): void {
+  const r = `coalesce(reward_${mode}, reward)`;
+  db.prepare(
+    `UPDATE sites SET reward_sum = coalesce(f.s, 0), reward_max = coalesce(f.m, 0)
+       FROM (SELECT id, (SELECT sum(${r}) FROM fetches WHERE site_id = sites.id) AS s,
+                        (SELECT max(${r}) FROM fetches WHERE site_id = sites.id) AS m FROM sites) f
+      WHERE f.id = sites.id`,
+  ).run();
 }

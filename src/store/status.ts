@@ -2,6 +2,8 @@ import { siteIdentity } from '../crawl/scope.js';
 import type { Db } from './db.js';
 import { readPoliteness, type HostPoliteness } from './politeness.js';
 import { readSettings } from './settings.js';
+import { distinctExternal, distinctExternalBySite } from './distinct.js';
+import type { RewardMode } from '../bandit/reward.js';
 import { listSites } from './sites.js';
 
 export type SiteState = 'pending' | 'crawling' | 'exhausted' | 'capped' | 'not-available';
@@ -19,8 +21,15 @@ export interface SiteStatus {
   beyond_max_level: number;
   deepest_level: number | null;
   internal: number;
+  /** internal links to files that are not pages (skip-extensions): stored, never fetched */
+  files: number;
+  /** external (page, URL) pairs: rows of the external links table */
   external: number;
+  /** distinct external URLs (by key) and distinct outside hosts the site links to */
+  external_urls: number;
+  external_hosts: number;
   bad: number;
+  /** the sum of its pulls' rewards under the database's reward mode */
   reward_sum: number;
   /** Politeness per host of the site: delay in force, robots.txt, back-off. */
   politeness: HostPoliteness[];
@@ -28,7 +37,10 @@ export interface SiteStatus {
 
 export interface Status {
   sites: SiteStatus[];
-  totals: { pages_fetched: number; frontier: number; internal: number; external: number; bad: number };
+  /** external_urls and external_hosts here are distinct over the whole database, not sums */
+  totals: { pages_fetched: number; frontier: number; internal: number; files: number; external: number; external_urls: number; external_hosts: number; bad: number };
+  /** what a pull's reward counts: urls | hosts | pairs */
+  reward: RewardMode;
   budget: number | null;
   budget_used: number;
   max_level: number;
@@ -42,6 +54,8 @@ export function readStatus(db: Db): Status {
   const internal = countBy('SELECT site_id, count(*) FROM pages GROUP BY site_id');
   const external = countBy('SELECT site_id, count(*) FROM external_links GROUP BY site_id');
   const bad = countBy('SELECT site_id, count(*) FROM bad_links GROUP BY site_id');
+  const files = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'file' GROUP BY site_id");
+  const distinct = distinctExternalBySite(db);
   const frontier = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level <= ? GROUP BY site_id", maxLevel);
   const beyond = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level > ? GROUP BY site_id", maxLevel);
 
@@ -65,17 +79,25 @@ export function readStatus(db: Db): Status {
       beyond_max_level: beyond.get(s.id) ?? 0,
       deepest_level: s.deepest,
       internal: internal.get(s.id) ?? 0,
+      files: files.get(s.id) ?? 0,
       external: external.get(s.id) ?? 0,
+      external_urls: distinct.get(s.id)?.urls ?? 0,
+      external_hosts: distinct.get(s.id)?.hosts ?? 0,
       bad: bad.get(s.id) ?? 0,
       reward_sum: s.rewardSum,
       politeness: hosts.filter((h) => siteIdentity(hostnameOf(h.host), settings.scope) === identity),
     };
   });
   const sum = (k: keyof SiteStatus) => sites.reduce((a, s) => a + (s[k] as number), 0);
+  const all = distinctExternal(db);
   const used = db.prepare('SELECT count(*) FROM fetches').pluck().get() as number;
   return {
     sites,
-    totals: { pages_fetched: sum('pages_fetched'), frontier: sum('frontier'), internal: sum('internal'), external: sum('external'), bad: sum('bad') },
+    totals: {
+      pages_fetched: sum('pages_fetched'), frontier: sum('frontier'), internal: sum('internal'), files: sum('files'),
+      external: sum('external'), external_urls: all.urls, external_hosts: all.hosts, bad: sum('bad'),
+    },
+    reward: settings.reward,
     budget: settings.budget,
     budget_used: used,
     max_level: maxLevel,
