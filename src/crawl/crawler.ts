@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../store/db.js';
 import { PullWriter, type PullResult } from '../store/commit.js';
 import { Frontier, type FrontierPage } from '../store/frontier.js';
-import { distinctExternal } from '../store/distinct.js';
 import type { Settings } from '../store/settings.js';
 import { listSites, recountRewards, type Site } from '../store/sites.js';
 import type { Rewards } from '../bandit/reward.js';
@@ -93,7 +92,6 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
   );
   const frontier = new Frontier(db);
-  let { urls: distinctUrls, hosts: distinctHosts } = distinctExternal(db);
   const writer = new PullWriter(db, { allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward });
   const hostsLog = new PolitenessWriter(db);
   const http: HttpOptions = {
@@ -258,12 +256,11 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     runRewards.pairs += got.pairs;
     runNewUrls += newUrls;
     runNewHosts += newHosts;
-    distinctUrls += newUrls;
-    distinctHosts += newHosts;
     nextPage.delete(site.id);
     o.onPull?.({
       seq, site, url: page.url, level: page.level, status: result.status, httpStatus: result.httpStatus,
-      error: result.error ?? result.unavailable, reward, rewards: got, totalPulls, distinctUrls, distinctHosts, siteCounts,
+      error: result.error ?? result.unavailable, reward, rewards: got, totalPulls,
+      distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts,
     });
     return true;
   };
@@ -308,7 +305,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   if (o.signal.aborted) reason = 'interrupted';
   else if (s.budget !== null && totalPulls >= s.budget) reason = 'budget';
   return {
-    reason, pulls: runPulls, rewards: runRewards, newUrls: runNewUrls, newHosts: runNewHosts, distinctUrls, distinctHosts, mode: s.reward, totalPulls, budget: s.budget, seconds: (Date.now() - started) / 1000, ...politenessBound(pagesPerHost, gate, s.concurrency) };
+    reason, pulls: runPulls, rewards: runRewards, newUrls: runNewUrls, newHosts: runNewHosts,
+    distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, mode: s.reward, totalPulls, budget: s.budget, seconds: (Date.now() - started) / 1000, ...politenessBound(pagesPerHost, gate, s.concurrency) };
 }
 
 /** The wall time politeness alone forces: no crawl of these pages can be faster. */

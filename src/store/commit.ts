@@ -3,6 +3,7 @@ import type { Db } from './db.js';
 import type { FrontierPage } from './frontier.js';
 import { fingerprint } from './fingerprint.js';
 import { GroupCommit } from './group-commit.js';
+import { KnownExternal } from './known-external.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
 /** Statuses of pages that are stored but never fetched. */
@@ -82,6 +83,8 @@ export class PullWriter {
   private guarded;
   private anyTombstones;
   private mode: keyof Rewards;
+  /** The external URLs and hosts the store holds, per site and in all (see known-external.ts). */
+  known: KnownExternal;
 
   readonly group: GroupCommit;
 
@@ -139,12 +142,6 @@ export class PullWriter {
            encoding_source, error, reward, ms, at, retries, note, reward_urls, reward_hosts, reward_pairs)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      // What a pull's links are new to: the site, the whole store (external_key, external_host).
-      // Positional, like seenLevel: they run for external links.
-      urlInSite: db.prepare(`SELECT EXISTS (SELECT 1 FROM external_links WHERE key = ? AND site_id = ?)`).pluck(),
-      urlAnywhere: db.prepare(`SELECT EXISTS (SELECT 1 FROM external_links WHERE key = ?)`).pluck(),
-      hostInSite: db.prepare(`SELECT EXISTS (SELECT 1 FROM external_links WHERE host = ? AND site_id = ?)`).pluck(),
-      hostAnywhere: db.prepare(`SELECT EXISTS (SELECT 1 FROM external_links WHERE host = ?)`).pluck(),
       hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
       site: db.prepare(
         `UPDATE sites SET pulls = pulls + 1, reward_sum = reward_sum + ?, reward_max = max(reward_max, ?),
@@ -152,6 +149,7 @@ export class PullWriter {
       ),
     };
     this.mode = opts.reward ?? 'urls';
+    this.known = new KnownExternal(db);
     this.plain = links(false);
     this.guarded = opts.allowReadd ? this.plain : links(true);
     this.anyTombstones = db.prepare('SELECT EXISTS (SELECT 1 FROM deleted_links)').pluck();
@@ -159,6 +157,16 @@ export class PullWriter {
 
   /** Mark the page processed, store its links, log the pull and update the site's statistics. */
   commit(r: PullResult): Committed {
+    try {
+      return this.write(r);
+    } catch (err) {
+      // The page's savepoint rolled back: what it marked known is not stored. Read it again.
+      this.known = new KnownExternal(this.db);
+      throw err;
+    }
+  }
+
+  private write(r: PullResult): Committed {
     return this.group.write((): Committed => {
       const s = this.s;
       const { page } = r;
@@ -206,18 +214,15 @@ export class PullWriter {
       // Links of an off-site redirect belong to the pulled page; links in content to the content page.
       const externalOn = r.status === 'redirect' ? page.id : contentId;
       for (const l of r.links.external) {
-        // Asked before the insert, which would answer them. Most links (templates) are known to
-        // the site already: one probe, then the pair insert.
-        const urlKnown = s.urlInSite.get(l.key, siteId) === 1;
-        const urlSeen = urlKnown || s.urlAnywhere.get(l.key) === 1;
-        const hostKnown = urlKnown || s.hostInSite.get(l.host, siteId) === 1;
-        const hostSeen = hostKnown || s.hostAnywhere.get(l.host) === 1;
+        const n = this.known.ask(siteId, l.key, l.host);
         if (L.external.run({ site: siteId, page: externalOn, key: l.key, url: l.url, host: l.host, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes === 0) continue;
         rewards.pairs++;
-        if (!urlKnown) rewards.urls++;
-        if (!hostKnown) rewards.hosts++;
-        if (!urlSeen) newUrls++;
-        if (!hostSeen) newHosts++;
+        if (!n.urlToSite) continue;
+        this.known.mark(siteId, n);
+        rewards.urls++;
+        if (n.urlToStore) newUrls++;
+        if (n.hostToSite) rewards.hosts++;
+        if (n.hostToStore) newHosts++;
       }
       const reward = rewards[this.mode];
       for (const b of r.links.bad) L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });

@@ -14,7 +14,9 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
   let db: Db;
   try {
     db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
-    db.pragma('busy_timeout = 5000');
+    // A crawl commits a group of pages every 200 ms; another writer (links delete, seeds add) can
+    // only get in between groups, and SQLite's busy handler polls: give it time, under load too.
+    db.pragma('busy_timeout = 30000');
     if (!opts.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');

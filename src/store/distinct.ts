@@ -2,8 +2,8 @@ import type { Db } from './db.js';
 
 /**
  * What a user counts: distinct external URLs (by key) and distinct outside hosts, per site and in
- * the whole store, next to the (page, URL) pair rows. The (key, site) and (host, site) indexes
- * answer each by an index scan.
+ * the whole store, next to the (page, URL) pair rows. One scan of the links table each: a status
+ * query, not the crawl's (the crawl keeps its counts in memory, known-external.ts).
  */
 export interface DistinctCounts {
   urls: number;

@@ -17,6 +17,25 @@ export interface Fingerprint {
 }
 
 export function fingerprint(key: string): Fingerprint {
+  hash(key);
+  return { dir: lanes.dir, fp: BigInt.asIntN(64, (BigInt(lanes.hi >>> 0) << 32n) | BigInt(lanes.lo >>> 0)) };
+}
+
+/** The same fingerprint as two signed 32-bit lanes (fp = hi << 32 | lo), allocation-free. */
+export interface Lanes {
+  lo: number;
+  hi: number;
+}
+
+/** fingerprint(key).fp as lanes: the caller reads them before the next call. */
+export function fingerprintLanes(key: string): Readonly<Lanes> {
+  hash(key);
+  return lanes;
+}
+
+const lanes = { lo: 0, hi: 0, dir: 0 };
+
+function hash(key: string): void {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   let dir = h1;
@@ -33,5 +52,7 @@ export function fingerprint(key: string): Fingerprint {
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   dir = Math.imul(dir ^ (dir >>> 15), 2246822507);
-  return { dir: (dir ^ (dir >>> 13)) >>> 0, fp: BigInt.asIntN(64, (BigInt(h2 >>> 0) << 32n) | BigInt(h1 >>> 0)) };
+  lanes.lo = h1 | 0;
+  lanes.hi = h2 | 0;
+  lanes.dir = (dir ^ (dir >>> 13)) >>> 0;
 }
