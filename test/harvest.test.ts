@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
+import { DeadEnds, linkClasses, pullOutcome } from '../src/crawl/dead-ends.js';
 import { defaultSkipExtensions, skippedExtension } from '../src/crawl/file-links.js';
 import { urlKey } from '../src/crawl/url.js';
 import { PullWriter, type PullResult } from '../src/store/commit.js';
@@ -29,6 +30,9 @@ const pages: Record<string, string> = {
   '/a': `<a href="/b">b</a> <a href="https://two.example/">two</a> ${FOOTER}`,
   '/b': `<a href="/c">c</a> <a href="https://social.example/other">other</a> ${FOOTER}`,
   '/c': `<a href="https://three.example/x">three</a> <a href="https://two.example/">two again</a> ${FOOTER}`,
+  // dead.test: translations that were never built (404), after the English page
+  '/docs/': ['index.html', 'a.ja.html', 'b.ja.html', 'c.ja.html', 'd.ja.html', 'e.ja.html'].map((f) => `<a href="/docs/m/${f}">${f}</a>`).join(' '),
+  '/docs/m/index.html': 'English',
 };
 
 beforeAll(async () => {
@@ -110,6 +114,21 @@ describe('reward modes on hand-made pages', () => {
     // a later run under another mode recomputes the sums from the stored pulls
     expect((await beebot(['crawl', '--reward', 'hosts', '--delay', '0'], { db })).code).toBe(0);
     expect(JSON.parse((await beebot(['status', '--json'], { db })).stdout)).toMatchObject({ reward: 'hosts', sites: [{ reward_sum: 4 }] });
+  });
+
+  it('stops pulling a class of links that keeps answering 404 (dead-end-after), and counts them in status', async () => {
+    requested.length = 0;
+    const db = join(tmp.dir, 'dead.db');
+    await beebot(['seeds', 'add', `http://dead.test:${port}/docs/`], { db });
+    const r = await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--resolve', `dead.test:${port}:127.0.0.1`], { db });
+    expect(r.code, r.stderr).toBe(0);
+    expect(requested.filter((p) => p.startsWith('/docs/'))).toEqual(['/docs/', '/docs/m/index.html', '/docs/m/a.ja.html', '/docs/m/b.ja.html', '/docs/m/c.ja.html']);
+    expect(rows(db, "SELECT url, note FROM pages WHERE status = 'skipped' ORDER BY id")).toEqual([
+      [`http://dead.test:${port}/docs/m/d.ja.html`, 'dead end: 3 failed pulls and no page in *.ja.html'],
+      [`http://dead.test:${port}/docs/m/e.ja.html`, 'dead end: 3 failed pulls and no page in *.ja.html'],
+    ]);
+    const st = JSON.parse((await beebot(['status', '--json'], { db })).stdout);
+    expect(st.sites[0]).toMatchObject({ state: 'exhausted', skipped: 2, pages_fetched: 5 });
   });
 
   it('skip-extensions none fetches every link', async () => {
@@ -212,3 +231,34 @@ function pull(id: number, url: string, internal: string[], external: string[]): 
     },
   };
 }
+
+describe('dead ends', () => {
+  it('classes a link by directory, extension and double extension', () => {
+    expect(linkClasses('http://h/doc/learning/index.ja.html')).toEqual(['dir /doc/learning/', '*.html', '*.ja.html']);
+    expect(linkClasses('http://h/src/artifact?ci=trunk')).toEqual(['dir /src/?']);
+    expect(linkClasses('http://h/a/.hidden')).toEqual(['dir /a/']);
+    expect(linkClasses('http://h/')).toEqual(['dir /']);
+  });
+
+  it('skips a class after `limit` failed pulls with no page, and never a class that gave a page', () => {
+    const d = new DeadEnds(3);
+    d.record(1, 'http://h/m/index.html', 'page');
+    for (const f of ['a', 'b']) d.record(1, `http://h/m/${f}.ja.html`, 'dead');
+    expect(d.verdict(1, 'http://h/m/c.ja.html')).toBeNull(); // two are not enough
+    d.record(1, 'http://h/m/c.ja.html', 'dead');
+    d.record(1, 'http://h/m/d.ja.html', 'other'); // a network error or 5xx says nothing of the link
+    expect(d.verdict(1, 'http://h/m/e.ja.html')).toBe('dead end: 3 failed pulls and no page in *.ja.html');
+    expect(d.verdict(1, 'http://h/m/e.fr.html')).toBeNull(); // dir /m/ and *.html gave a page
+    expect(d.verdict(2, 'http://h/m/e.ja.html')).toBeNull(); // per site
+    for (const f of ['x', 'y', 'z']) d.record(1, `http://h/v4/api/${f}.html`, 'dead');
+    expect(d.verdict(1, 'http://h/v4/api/net.html')).toBe('dead end: 3 failed pulls and no page in dir /v4/api/');
+    const off = new DeadEnds(null);
+    for (const f of ['x', 'y', 'z', 'w']) off.record(1, `http://h/v4/${f}.ly`, 'dead');
+    expect(off.verdict(1, 'http://h/v4/q.ly')).toBeNull();
+  });
+
+  it('a pull is a page, a dead link (4xx, not HTML) or neither', () => {
+    expect([pullOutcome('done', 200), pullOutcome('error', 404), pullOutcome('not-html', 200), pullOutcome('error', 503), pullOutcome('error', null), pullOutcome('redirect', 301)])
+      .toEqual(['page', 'dead', 'dead', 'other', 'other', 'other']);
+  });
+});

@@ -14,11 +14,11 @@ export function statusCommand(): Command {
         if (opts.json) return printJson(st);
         const rows = st.sites.map((s) => [
           s.id, s.short ?? new URL(s.url).hostname, s.state + (s.reason ? ` (${s.reason})` : ''), s.pages_fetched, s.frontier,
-          s.deepest_level, s.internal, s.files, s.external_urls, s.external_hosts, s.external, s.bad, s.reward_sum, politeness(s.politeness),
+          s.deepest_level, s.internal, s.files, s.skipped, s.external_urls, s.external_hosts, s.external, s.bad, s.reward_sum, politeness(s.politeness),
         ]);
         const t = st.totals;
-        rows.push(['', 'total', '', t.pages_fetched, t.frontier, '', t.internal, t.files, t.external_urls, t.external_hosts, t.external, t.bad, '', '']);
-        const header = ['id', 'site', 'state', 'fetched', 'frontier', 'deepest', 'internal', 'files', 'ext URLs', 'ext hosts', 'ext pairs', 'bad', 'reward', 'politeness'];
+        rows.push(['', 'total', '', t.pages_fetched, t.frontier, '', t.internal, t.files, t.skipped, t.external_urls, t.external_hosts, t.external, t.bad, '', '']);
+        const header = ['id', 'site', 'state', 'fetched', 'frontier', 'deepest', 'internal', 'files', 'skipped', 'ext URLs', 'ext hosts', 'ext pairs', 'bad', 'reward', 'politeness'];
         process.stdout.write(formatTable(header, rows, isTty()));
         process.stdout.write(`budget: ${st.budget_used} of ${st.budget ?? 'none (until every site is exhausted)'} pages used; max level ${st.max_level}; reward: ${st.reward}\n`);
         process.stdout.write('ext URLs, ext hosts: distinct (the total row: over all sites); ext pairs: (page, URL) pairs\n');

@@ -15,6 +15,7 @@ import { siteIdentity } from './scope.js';
 import { RobotsCache } from './robots-cache.js';
 import { failed, htmlBody, startPageProblem, toPullResult } from './pull-result.js';
 import { createAnalyser } from './analyser.js';
+import { DeadEnds, pullOutcome } from './dead-ends.js';
 import { PolitenessWriter } from '../store/politeness.js';
 
 
@@ -119,10 +120,13 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
 
   const history: number[] = [];
   const rewards = new Map<number, number[]>([...sites.keys()].map((id) => [id, []]));
-  const rewardColumn = `coalesce(reward_${s.reward}, reward)`; // NULL: pulled before schema 5, under 'pairs'
-  for (const [siteId, reward] of db.prepare(`SELECT site_id, ${rewardColumn} FROM fetches ORDER BY seq`).raw().iterate() as Iterable<[number, number]>) {
+  const deadEnds = new DeadEnds(s['dead-end-after']);
+  const rewardColumn = `coalesce(f.reward_${s.reward}, f.reward)`; // NULL: pulled before schema 5, under 'pairs'
+  const stored = db.prepare(`SELECT f.site_id, ${rewardColumn}, p.url, p.status, f.http_status FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq`);
+  for (const [siteId, reward, url, status, http] of stored.raw().iterate() as Iterable<[number, number, string, string, number | null]>) {
     history.push(siteId);
     rewards.get(siteId)?.push(reward);
+    deadEnds.record(siteId, url, pullOutcome(status, http));
   }
   let totalPulls = history.length;
   const inFlight = new Map<number, number>(); // site id → page id (one page per site at a time)
@@ -133,7 +137,12 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const oneAtATime = s.concurrency <= 1;
   const nextPage = new Map<number, FrontierPage | undefined>();
   const pageFor = (id: number) => {
-    if (!nextPage.has(id)) nextPage.set(id, frontier.nextPage(id, s['max-level']));
+    if (!nextPage.has(id)) {
+      let page = frontier.nextPage(id, s['max-level']);
+      // A link of a dead-end class (dead-ends.ts) is stored as skipped, never pulled.
+      for (let why; page && (why = deadEnds.verdict(id, page.url)); page = frontier.nextPage(id, s['max-level'])) writer.skip(page, 'skipped', why);
+      nextPage.set(id, page);
+    }
     return nextPage.get(id);
   };
   let runPulls = 0;
@@ -242,6 +251,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       result.unavailable = `gave up: ${hostState.failures} failures in a row on ${host} (last: ${result.error})`;
     }
     const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
+    deadEnds.record(site.id, page.url, pullOutcome(result.status, result.httpStatus));
     hostsLog.state(host, hostState.delayMs, hostState.failures, hostState.pausedUntil);
     pagesPerHost.set(host, (pagesPerHost.get(host) ?? 0) + 1);
     site.pulls++;

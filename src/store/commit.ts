@@ -7,7 +7,7 @@ import { KnownExternal } from './known-external.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
 /** Statuses of pages that are stored but never fetched. */
-export type SkipStatus = 'robots-denied' | 'trap' | 'file';
+export type SkipStatus = 'robots-denied' | 'trap' | 'file' | 'skipped';
 /** Why a found internal link is stored but never fetched: a crawler trap, or a file that is not a page. */
 export interface Hold {
   status: 'trap' | 'file';

@@ -29,6 +29,7 @@ export interface Settings {
   'max-links-per-page': number;
   'max-pages-per-site': number | null;
   'skip-extensions': SkipExtensions; // internal links to these files are stored, never fetched; empty = fetch all
+  'dead-end-after': number | null; // failed pulls (4xx, not HTML) with no page in a link class before its links are skipped
   'default-encoding': string; // when a page declares nothing and the bytes can't tell
   budget: number | null; // total pages for this database; null = until every site is exhausted
   policy: PolicyName;
@@ -69,6 +70,7 @@ export const defaults: Settings = {
   'max-links-per-page': 10_000,
   'max-pages-per-site': null,
   'skip-extensions': new Set(defaultSkipExtensions),
+  'dead-end-after': 3,
   'default-encoding': 'windows-1252',
   budget: null,
   policy: 'sw-ucb',
@@ -129,6 +131,7 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'max-query-variants': int(1),
   'max-links-per-page': int(1),
   'max-pages-per-site': (key, v) => (v === 'none' ? null : int(1)(key, v)),
+  'dead-end-after': (key, v) => (v === 'none' ? null : int(1)(key, v)),
   'skip-extensions': (key, v) => {
     if (v.trim() === 'none') return new Set();
     const list = v.split(/[\s,]+/).map((e) => e.replace(/^\./, '').toLowerCase()).filter((e) => e !== '');

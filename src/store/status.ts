@@ -23,6 +23,8 @@ export interface SiteStatus {
   internal: number;
   /** internal links to files that are not pages (skip-extensions): stored, never fetched */
   files: number;
+  /** internal links of a dead-end class (dead-end-after): stored, never fetched */
+  skipped: number;
   /** external (page, URL) pairs: rows of the external links table */
   external: number;
   /** distinct external URLs (by key) and distinct outside hosts the site links to */
@@ -38,7 +40,7 @@ export interface SiteStatus {
 export interface Status {
   sites: SiteStatus[];
   /** external_urls and external_hosts here are distinct over the whole database, not sums */
-  totals: { pages_fetched: number; frontier: number; internal: number; files: number; external: number; external_urls: number; external_hosts: number; bad: number };
+  totals: { pages_fetched: number; frontier: number; internal: number; files: number; skipped: number; external: number; external_urls: number; external_hosts: number; bad: number };
   /** what a pull's reward counts: urls | hosts | pairs */
   reward: RewardMode;
   budget: number | null;
@@ -55,6 +57,7 @@ export function readStatus(db: Db): Status {
   const external = countBy('SELECT site_id, count(*) FROM external_links GROUP BY site_id');
   const bad = countBy('SELECT site_id, count(*) FROM bad_links GROUP BY site_id');
   const files = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'file' GROUP BY site_id");
+  const skipped = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'skipped' GROUP BY site_id");
   const distinct = distinctExternalBySite(db);
   const frontier = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level <= ? GROUP BY site_id", maxLevel);
   const beyond = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level > ? GROUP BY site_id", maxLevel);
@@ -80,6 +83,7 @@ export function readStatus(db: Db): Status {
       deepest_level: s.deepest,
       internal: internal.get(s.id) ?? 0,
       files: files.get(s.id) ?? 0,
+      skipped: skipped.get(s.id) ?? 0,
       external: external.get(s.id) ?? 0,
       external_urls: distinct.get(s.id)?.urls ?? 0,
       external_hosts: distinct.get(s.id)?.hosts ?? 0,
@@ -94,7 +98,7 @@ export function readStatus(db: Db): Status {
   return {
     sites,
     totals: {
-      pages_fetched: sum('pages_fetched'), frontier: sum('frontier'), internal: sum('internal'), files: sum('files'),
+      pages_fetched: sum('pages_fetched'), frontier: sum('frontier'), internal: sum('internal'), files: sum('files'), skipped: sum('skipped'),
       external: sum('external'), external_urls: all.urls, external_hosts: all.hosts, bad: sum('bad'),
     },
     reward: settings.reward,
