@@ -1,14 +1,22 @@
-// `node dist/scripts/bench-policies.js [--trace a.json[,b.json]]... [--seeds 5] [--budgets 500,1000,2000,5000]
-//  [--policies a,b] [--param name=value]...`: every policy on the synthetic sets (and on recorded
-// traces) against the exact oracle. Prints the median % of oracle per set and budget, the mean
-// over everything (how the default policy is chosen), and the article-style table at N = 2000.
-// Figures, not assertions. Trace format: { sites: [{ id, name, group, rewards: number[] }] }.
-import { readFileSync } from 'node:fs';
+// `node dist/scripts/bench-policies.js [--real file.json.gz] [--trace a.json[,b.json]]... [--seeds 5]
+//  [--budgets 500,1000,2000,5000] [--policies a,b] [--param name=value]...`: every policy against
+// the exact oracle, first on real websites (the committed replay-web trace: groups A, B and A+B,
+// under each reward mode urls, hosts, pairs), then on the synthetic sets (and other traces).
+// Prints the median % of oracle per set and budget, each policy's worst gap to the best policy of
+// a cell (how the default is chosen: real sets first), and the article-style table at N = 2000.
+// Figures, not assertions.
 import { basename } from 'node:path';
 import { compare, type TraceSite } from '../src/bandit/compare.js';
 import { oracleCurve } from '../src/bandit/oracle.js';
 import { isPolicyName, policyNames, type PolicyParams } from '../src/bandit/registry.js';
 import { synthetic, type SyntheticKind } from '../src/bandit/synthetic.js';
+import { rewardModes } from '../src/bandit/reward.js';
+import { loadTrace } from '../src/cli/trace-file.js';
+import { defaults } from '../src/store/settings.js';
+import { fileURLToPath } from 'node:url';
+
+/** The committed trace of ../shared/replay-web (`npm run replay-web -- trace` writes it). */
+const committedTrace = fileURLToPath(new URL('../../bench/traces/replay-web.json.gz', import.meta.url));
 
 const ARTICLE: Record<SyntheticKind, [number, number, number]> = {
   institute: [417, 816, 457],
@@ -17,12 +25,13 @@ const ARTICLE: Record<SyntheticKind, [number, number, number]> = {
 };
 
 function parseArgs(argv: string[]) {
-  const o = { traces: [] as string[], seeds: 5, budgets: [500, 1000, 2000, 5000], policies: [...policyNames] as string[], params: {} as PolicyParams };
+  const o = { real: committedTrace as string | null, traces: [] as string[], seeds: 5, budgets: [500, 1000, 2000, 5000], policies: [...policyNames] as string[], params: {} as PolicyParams };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
     if (v === undefined) throw new Error(`${argv[i]} needs a value`);
     const list = () => v.split(',').filter(Boolean);
     switch (argv[i++]) {
+      case '--real': o.real = v === 'none' ? null : v; break;
       case '--trace': o.traces.push(...list()); break;
       case '--seeds': o.seeds = Number(v); break;
       case '--budgets': o.budgets = list().map(Number); break;
@@ -37,15 +46,6 @@ function parseArgs(argv: string[]) {
   return o;
 }
 
-function readTrace(file: string): TraceSite[] {
-  const json = JSON.parse(readFileSync(file, 'utf8')) as { sites?: { name?: unknown; group?: unknown; rewards?: unknown }[] };
-  if (!Array.isArray(json.sites)) throw new Error(`${file}: expected { sites: [...] }`);
-  return json.sites.map((s, i) => {
-    if (!Array.isArray(s.rewards) || !s.rewards.every((r) => typeof r === 'number' && r >= 0)) throw new Error(`${file}: site ${i} has no valid rewards`);
-    return { name: String(s.name ?? i), group: typeof s.group === 'string' ? s.group : null, rewards: s.rewards as number[] };
-  });
-}
-
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -56,9 +56,15 @@ const o = parseArgs(process.argv.slice(2));
 const seeds = Array.from({ length: o.seeds }, (_, i) => i + 1);
 // A set = instances to take medians over: a synthetic kind at several seeds, or a trace at
 // several seeds (only randomised policies differ between a trace's seeds).
+const fixed = (name: string, sites: TraceSite[], real = true) => ({ name, real, instances: seeds.map((seed) => ({ seed, sites })) });
+const realSets = o.real === null ? [] : rewardModes.flatMap((mode) => {
+  const all = loadTrace(o.real!, mode);
+  return [fixed(`A ${mode}`, all.filter((x) => x.group === 'A')), fixed(`B ${mode}`, all.filter((x) => x.group === 'B')), fixed(`A+B ${mode}`, all)];
+});
 const sets = [
-  ...(['institute', 'university', 'mixed'] as const).map((kind) => ({ name: kind, instances: seeds.map((seed) => ({ seed, sites: synthetic(kind, seed) as TraceSite[] })) })),
-  ...o.traces.map((file) => { const sites = readTrace(file); return { name: basename(file, '.json'), instances: seeds.map((seed) => ({ seed, sites })) }; }),
+  ...realSets,
+  ...(['institute', 'university', 'mixed'] as const).map((kind) => ({ name: kind, real: false, instances: seeds.map((seed) => ({ seed, sites: synthetic(kind, seed) as TraceSite[] })) })),
+  ...o.traces.map((file) => fixed(basename(file).replace(/\.json(\.gz)?$/, ''), loadTrace(file), false)),
 ];
 
 const t0 = performance.now();
@@ -80,13 +86,31 @@ for (const set of sets) {
   }
 }
 
-const cols = sets.flatMap((s) => o.budgets.map((N) => [s.name, N] as const));
-const mean = (p: string) => cols.reduce((a, [s, N]) => a + percent.get(key(s, N, p))!, 0) / cols.length;
-const ranked = [...o.policies].sort((a, b) => mean(b) - mean(a));
-console.log(`% of oracle, median over ${o.seeds} seeds (columns: set / budget N); mean = unweighted mean of all columns\n`);
-console.log(['policy'.padEnd(12), ...cols.map(([s, N]) => pad(`${s.slice(0, 5)}/${N}`, 11)), pad('mean', 6)].join(' '));
-for (const p of ranked) console.log([p.padEnd(12), ...cols.map(([s, N]) => pad(percent.get(key(s, N, p))!.toFixed(1), 11)), pad(mean(p).toFixed(1), 6)].join(' '));
-console.log(['oracle'.padEnd(12), ...cols.map(([s, N]) => pad(Math.round(oracleMedian.get(key(s, N))!), 11))].join(' '));
+/** One table: a row per policy, a column per (set, N); and each policy's worst gap to the cell's best. */
+function table(title: string, names: string[]): void {
+  const cols = names.flatMap((s) => o.budgets.map((N) => [s, N] as const));
+  const best = (s: string, N: number) => Math.max(...o.policies.map((p) => percent.get(key(s, N, p))!));
+  const gap = (p: string) => Math.max(...cols.map(([s, N]) => best(s, N) - percent.get(key(s, N, p))!));
+  const mean = (p: string) => cols.reduce((a, [s, N]) => a + percent.get(key(s, N, p))!, 0) / cols.length;
+  const ranked = [...o.policies].sort((a, b) => gap(a) - gap(b) || mean(b) - mean(a));
+  const w = Math.max(9, ...names.map((n) => n.length + 6));
+  console.log(`\n${title}: % of oracle, median over ${o.seeds} seeds; worst = largest gap to the cell's best policy, in points\n`);
+  console.log(['policy'.padEnd(12), ...cols.map(([s, N]) => pad(`${s}/${N}`, w)), pad('mean', 6), pad('worst', 6)].join(' '));
+  for (const p of ranked) {
+    const mark = p === defaults.policy ? ' (default)' : '';
+    console.log([p.padEnd(12), ...cols.map(([s, N]) => pad(percent.get(key(s, N, p))!.toFixed(1), w)), pad(mean(p).toFixed(1), 6), pad(gap(p).toFixed(1), 6)].join(' ') + mark);
+  }
+  console.log(['oracle'.padEnd(12), ...cols.map(([s, N]) => pad(Math.round(oracleMedian.get(key(s, N))!), w))].join(' '));
+  const d = defaults.policy;
+  if (o.policies.includes(d)) {
+    const [ws, wN] = cols.reduce((m, c) => (best(c[0], c[1]) - percent.get(key(c[0], c[1], d))! > best(m[0], m[1]) - percent.get(key(m[0], m[1], d))! ? c : m));
+    console.log(`default ${d}: worst cell ${ws}/${wN}, ${percent.get(key(ws, wN, d))!.toFixed(1)} % vs best ${best(ws, wN).toFixed(1)} %`);
+  }
+}
+
+for (const mode of o.real === null ? [] : rewardModes) table(`Real websites (replay-web), reward ${mode}`, sets.filter((s) => s.real && s.name.endsWith(` ${mode}`)).map((s) => s.name));
+table('Synthetic sets (the article\'s shapes)', sets.filter((s) => !s.real).map((s) => s.name));
+table('Everything', sets.map((s) => s.name).filter((n) => !/ (hosts|pairs)$/.test(n)));
 
 if (o.budgets.includes(2000) && ['trivial', 'gittins', 'ucb1'].every((p) => o.policies.includes(p))) {
   console.log(`\nArticle-style table, N = 2000, median links over ${o.seeds} seeds (article's Nov 2011 figures in brackets)\n`);

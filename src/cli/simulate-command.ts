@@ -1,11 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { compare, type TraceSite } from '../bandit/compare.js';
+import { compare } from '../bandit/compare.js';
 import { DEFAULTS, policyNames, isPolicyName } from '../bandit/registry.js';
 import { synthetic, type SyntheticKind } from '../bandit/synthetic.js';
-import { BeebotError, UsageError } from '../errors.js';
-import { openDb } from '../store/db.js';
-import { readTrace } from '../store/trace.js';
+import { UsageError } from '../errors.js';
+import { loadTrace } from './trace-file.js';
 import { rewardModes, type RewardMode } from '../bandit/reward.js';
 import { isTty, printJson } from './context.js';
 import { formatTable } from './table.js';
@@ -23,7 +21,7 @@ interface SimulateFlags {
 export function simulateCommand(): Command {
   return new Command('simulate')
     .description('replay recorded (or synthetic) per-site reward sequences under each policy and the exact oracle')
-    .option('--trace <file>', "a trace from 'beebot trace export' (.json) or a beebot database")
+    .option('--trace <file>', "a trace from 'beebot trace export' (.json or .json.gz) or a beebot database")
     .addOption(new Option('--synthetic <kind>', '10 generated sites shaped like the article\'s sample').choices(['university', 'institute', 'mixed']))
     .requiredOption('--budget <pages>', 'N: pages to allocate')
     .option('--policies <list>', `comma-separated (default: all of ${policyNames.join(', ')})`)
@@ -54,36 +52,4 @@ export function simulateCommand(): Command {
 function positiveInt(name: string, v: string, min: number): number {
   if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`${name} must be an integer >= ${min}, got '${v}'`);
   return Number(v);
-}
-
-/**
- * A trace JSON file ({ sites: [{ name, group, rewards, urls?, hosts?, pairs? }] }) or a beebot
- * database; `reward` picks which sequences to replay (a trace without them has only `rewards`).
- */
-function loadTrace(file: string, reward: RewardMode | undefined): TraceSite[] {
-  if (!existsSync(file)) throw new BeebotError(`no such file: ${file}`);
-  if (/\.json$/i.test(file)) {
-    let data: { sites?: Record<string, unknown>[] };
-    try {
-      data = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      throw new BeebotError(`${file} is not valid JSON`);
-    }
-    const sites = data.sites;
-    const counts = (a: unknown) => Array.isArray(a) && a.every((r: unknown) => Number.isInteger(r) && (r as number) >= 0);
-    const ok = Array.isArray(sites) && sites.every((s) => counts(s?.rewards));
-    if (!ok) throw new BeebotError(`${file} is not a trace: expected { "sites": [{ "name", "group", "rewards": [counts] }] }`);
-    if (reward !== undefined && !sites.every((s) => counts(s[reward]))) throw new BeebotError(`${file} has no '${reward}' rewards: it was exported by an older beebot`);
-    return sites.map((s) => ({
-      name: String(s.name ?? ''),
-      group: typeof s.group === 'string' ? s.group : null,
-      rewards: (reward !== undefined ? s[reward] : s.rewards) as number[],
-    }));
-  }
-  const db = openDb(file, { readonly: true });
-  try {
-    return readTrace(db).sites.map((s) => ({ name: s.name, group: s.group, rewards: reward !== undefined ? s[reward] : s.rewards }));
-  } finally {
-    db.close();
-  }
 }

@@ -1,0 +1,114 @@
+// Real websites on loopback (../shared/replay-web: 20 documentation sites from Debian packages):
+//   node dist/scripts/replay-web.js trace [out.json.gz]   crawl every site to the end, write the compact trace
+//   node dist/scripts/replay-web.js live [--budget N] [--trace file]
+//       crawl as a user would (default policy, --concurrency 1) and compare with what `simulate`
+//       predicts from the committed trace: live equals replay.
+// REPLAY_ROOT (default ~/.cache/beebot-devweb) holds the sites; made by setup.sh when missing.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { compare } from '../src/bandit/compare.js';
+import { DEFAULTS } from '../src/bandit/registry.js';
+import { loadTrace } from '../src/cli/trace-file.js';
+import { defaults } from '../src/store/settings.js';
+import { readTrace } from '../src/store/trace.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const bin = resolve(here, '../../bin/beebot.js');
+const shared = resolve(here, '../../../shared/replay-web');
+const root = process.env.REPLAY_ROOT ?? join(homedir(), '.cache/beebot-devweb');
+const committedTrace = resolve(here, '../../bench/traces/replay-web.json.gz');
+
+function ensureSites(): { url: string; host: string; group: string }[] {
+  if (!existsSync(join(root, 'sites.tsv')) && !existsSync(join(root, 'seeds.tsv'))) {
+    console.error(`setting up the replay web in ${root} (apt-get download, a few minutes)`);
+    const r = spawnSync('bash', [join(shared, 'setup.sh'), root, '--no-measure'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('replay-web setup failed');
+  }
+  const file = existsSync(join(root, 'sites.tsv')) ? 'sites.tsv' : 'seeds.tsv';
+  const rows = readFileSync(join(root, file), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  // sites.tsv: host, start, group, ...; seeds.tsv: host, start, group, package
+  return rows.filter((r) => r[1]?.startsWith('http')).map((r) => ({ host: r[0]!, url: r[1]!, group: r[2]! }));
+}
+
+async function startProxy(): Promise<{ port: number; child: ChildProcess }> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, [join(shared, 'serve.mjs'), '--root', root, '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((ok, fail) => {
+    child.stdout!.on('data', (d) => String(d).includes('proxy on') && ok());
+    child.on('exit', (code) => fail(new Error(`replay proxy exited ${code}`)));
+  });
+  return { port, child };
+}
+
+function beebot(db: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, [bin, '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
+    child.on('close', (code) => (code === 0 ? ok(out) : fail(new Error(`beebot ${args[0]} exited ${code}: ${err}`))));
+  });
+}
+
+async function crawlReplay(db: string, crawlArgs: string[]): Promise<number> {
+  const sites = ensureSites();
+  const seeds = `${db}.seeds.csv`;
+  writeFileSync(seeds, ['url,name,short,group', ...sites.map((s) => `${s.url},${s.host},${s.host},${s.group}`)].join('\n'));
+  await beebot(db, ['seeds', 'import', seeds]);
+  const proxy = await startProxy();
+  const t0 = performance.now();
+  try {
+    await beebot(db, ['crawl', '--proxy', `http://127.0.0.1:${proxy.port}`, '--delay', '0', ...crawlArgs], { NODE_EXTRA_CA_CERTS: join(root, 'tls/ca.pem') });
+  } finally {
+    proxy.child.kill('SIGTERM');
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+const [mode = 'live', ...rest] = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = rest.indexOf(name);
+  return i >= 0 ? rest[i + 1]! : fallback;
+};
+const dir = mkdtempSync(join(tmpdir(), 'beebot-replay-'));
+try {
+  const db = join(dir, 'replay.db');
+  if (mode === 'trace') {
+    const out = resolve(rest[0] ?? committedTrace);
+    // Round-robin to exhaustion: every site's whole breadth-first sequence, whatever the policy.
+    const s = await crawlReplay(db, ['--policy', 'round-robin', '--concurrency', '4', '--budget', 'none']);
+    const d = new Database(db, { readonly: true });
+    const t = readTrace(d);
+    d.close();
+    const sites = t.sites.map(({ name, group, urls, hosts, pairs, levels, statuses, http }) => ({ name, group, urls, hosts, pairs, levels, statuses, http }));
+    const pulls = sites.reduce((a, x) => a + x.urls.length, 0);
+    const pages = sites.reduce((a, x) => a + x.statuses.filter((st) => st === 'done').length, 0);
+    const json = JSON.stringify({ source: '../shared/replay-web, full crawl (round-robin, max level 5), rewards: urls, hosts, pairs per pull in BFS order', sites });
+    writeFileSync(out, gzipSync(json, { level: 9 }));
+    console.log(`${sites.length} sites, ${pulls} pulls, ${pages} HTML pages (${(100 * (1 - pages / pulls)).toFixed(1)} % of pulls not a new HTML page), ${s.toFixed(0)} s; wrote ${out}`);
+  } else if (mode === 'live') {
+    const budget = Number(arg('--budget', '2000'));
+    const trace = arg('--trace', committedTrace);
+    const s = await crawlReplay(db, ['--concurrency', '1', '--budget', String(budget)]);
+    const d = new Database(db, { readonly: true });
+    const live = d.prepare('SELECT sum(reward_urls) FROM fetches').pluck().get() as number;
+    const distinct = d.prepare('SELECT count(DISTINCT key) FROM external_links').pluck().get() as number;
+    d.close();
+    const sites = loadTrace(trace, 'urls');
+    const sim = compare(sites, budget, [defaults.policy], { seed: defaults.seed, params: { ...DEFAULTS } });
+    const predicted = sim.rows[0]!.total;
+    console.log(`live crawl (${defaults.policy}, reward urls, --concurrency 1, --budget ${budget}, ${s.toFixed(0)} s): ${live} external URLs new to their site (${distinct} distinct in all)`);
+    console.log(`simulate on ${trace}: ${predicted} (${(100 * predicted / sim.oracle).toFixed(1)} % of the oracle's ${sim.oracle})`);
+    console.log(`live / predicted = ${(live / predicted).toFixed(4)} (${(100 * (live - predicted) / predicted).toFixed(2)} %)`);
+  } else {
+    throw new Error(`unknown mode ${mode}: trace or live`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
