@@ -1,5 +1,6 @@
-// `npm run demo`: start the bundled fixture web on loopback, add its sites, crawl with a budget,
-// print status, export the external links to CSV. Everything goes to ./demo/.
+// `npm run demo [-- crawl options]`: start the bundled fixture web on loopback, add its sites,
+// crawl with a budget, print status, export the external links to CSV. Everything goes to
+// ./demo/. Options after `--` go to the crawl (`npm run demo -- --delay 50` to watch it).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ try {
   await beebot('seeds', 'import', join(dir, 'seeds.csv'));
   await beebot('seeds', 'list');
   // The fixture server doubles as an HTTP proxy for its .test hosts; --delay 20 keeps the demo watchable.
-  await beebot('crawl', '--budget', '150', '--delay', '20', '--proxy', `http://127.0.0.1:${web.port}`);
+  await beebot('crawl', '--budget', '150', '--delay', '20', '--proxy', `http://127.0.0.1:${web.port}`, ...process.argv.slice(2));
   await beebot('status');
   await beebot('export', join(dir, 'external.csv'));
   const lines = readFileSync(join(dir, 'external.csv'), 'utf8').split('\r\n');

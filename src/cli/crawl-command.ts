@@ -73,9 +73,14 @@ export function crawlCommand(): Command {
             throw new UsageError("no sites to crawl: add some with 'beebot seeds add <url>'");
           }
           const progress = progressReporter({ budget: settings.budget });
-          const summary = await interruptible((signal) =>
-            crawl(db, { settings, allowReadd: flags.allowReadd ?? false, policy: policyFromSettings(settings), resolve, proxy: flags.proxy ?? null, signal, onPull: progress.onPull }),
-          ).finally(() => progress.finish());
+          let summary: CrawlSummary | undefined;
+          try {
+            summary = await interruptible((signal) =>
+              crawl(db, { settings, allowReadd: flags.allowReadd ?? false, policy: policyFromSettings(settings), resolve, proxy: flags.proxy ?? null, signal, onPull: progress.onPull }),
+            );
+          } finally {
+            progress.finish(summary !== undefined && summary.reason !== 'interrupted');
+          }
           process.stdout.write(formatSummary(summary));
           if (summary.reason === 'interrupted') process.exitCode = 130;
         });

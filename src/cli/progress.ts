@@ -123,8 +123,12 @@ export function progressReporter(o: { budget: number | null; out?: NodeJS.WriteS
         draw();
       }
     },
-    /** Leave the cursor below the display (the last state was drawn at most 100 ms before). */
-    finish(): void {
+    /**
+     * Draw the last state and leave the cursor below the display. Not after Ctrl-C: the stop
+     * message stands below the display then, and a redraw would overwrite it.
+     */
+    finish(redraw: boolean): void {
+      if (redraw && live) draw();
       if (drawn) out.write('\n');
     },
   };
