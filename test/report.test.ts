@@ -1,16 +1,15 @@
 // Integration: `report` writes one self-contained HTML page for a crawled fixture database, and a real
-// browser (Debian's chromium, headless) runs its script and draws the charts.
+// browser (headless Chromium: the system's, else the one an npm package ships) runs its script and
+// draws the charts.
 import Database from 'better-sqlite3';
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureSeeds } from '../fixtures/web.js';
 import { ChoiceTimeline, HarvestCurve } from '../src/report/harvest.js';
+import { renderFile } from './helpers/browser.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { crawlFixture } from './helpers/fixture-db.js';
 
@@ -58,38 +57,11 @@ const all = (root: Element | ReturnType<typeof parseDocument>, name: string) => 
 const text = (e: Element) => DomUtils.textContent(e).trim();
 const embedded = (page: string) => JSON.parse(DomUtils.textContent(byId(parseDocument(page), 'report-data')));
 
-/** Debian's chromium (installed by .ci/run); the test fails with a hint when it is missing. */
-function chromium(): string {
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser || command -v google-chrome'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('no chromium on PATH: apt-get install -y --no-install-recommends chromium (.ci/run does this)');
-  }
-}
-
-/** Open a file in headless Chromium and return the DOM after the page's script ran. */
+/** The DOM after the page's script ran in headless Chromium; the page must ask for nothing else. */
 async function renderedDom(page: string): Promise<ReturnType<typeof parseDocument>> {
-  const profile = mkdtempSync(join(tmpdir(), 'beebot-chromium-'));
-  try {
-    const args = [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--window-size=1100,900',
-      // the page must need no network: send any request to a dead proxy
-      '--proxy-server=127.0.0.1:9', '--dump-dom', pathToFileURL(page).href,
-    ];
-    const child = spawn(chromium(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
-    const code = await new Promise<number | null>((r) => child.on('close', r));
-    clearTimeout(timer);
-    expect(code, err.slice(-2000)).toBe(0);
-    return parseDocument(out);
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
-  }
+  const r = await renderFile(page);
+  expect(r.requests, r.browser).toEqual([]);
+  return parseDocument(r.html);
 }
 
 describe('report', () => {
