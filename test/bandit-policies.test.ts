@@ -8,6 +8,7 @@ import { DEFAULTS, describeDefaults, describePolicy, makePolicy, policyNames } f
 import { roundRobin } from '../src/bandit/round-robin.js';
 import { simulate } from '../src/bandit/simulate.js';
 import { slidingWindowUcb } from '../src/bandit/sw-ucb.js';
+import { EXPLORE_EVERY, roundRobinUcb } from '../src/bandit/rr-ucb.js';
 import { gammaSample, thompson } from '../src/bandit/thompson.js';
 import { trivial, UNBOUNDED_EXPLORE } from '../src/bandit/trivial.js';
 import { ucb1Tuned } from '../src/bandit/ucb1-tuned.js';
@@ -191,6 +192,30 @@ describe('sw-ucb (window over each site\'s own pages)', () => {
   });
 });
 
+describe('rr-ucb (round-robin exploration + UCB scaled by the best site)', () => {
+  it('sends every 5th pull to the least-crawled site, and so finds a hub that sw-ucb never revisits', () => {
+    // site 0 pays 5 a page; site 1 pays nothing for 3 pages, then 100 a page (a hub deep in it)
+    const seqs = [rep(5, 20), [0, 0, 0, ...rep(100, 7)]];
+    // warm-up 0, 1; n = 2: 5/5 + 0.3 sqrt(2 ln 2) = 1.35 vs 0 + 0.35: site 0 (and so on);
+    // n = 5, 10, 15 explore: site 1 (fewest pulls), its 4th page (n = 15) pays 100;
+    // n = 16: site 1's last 2 mean 50 is the best: 50/50 + 0.3 sqrt(ln 16) = 1.5 vs 5/50 + 0.5 = 0.6
+    expect(picks(roundRobinUcb(2, 1), seqs, 18)).toEqual([0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1]);
+    expect(picks(slidingWindowUcb(2, 1), seqs, 18)).toEqual([0, 1, ...rep(0, 16)]);
+    expect(EXPLORE_EVERY).toBe(5);
+  });
+
+  it('scales means by the best site\'s recent mean, not by the largest single page', () => {
+    // One page of 1000 links on site 2 (long ago) shrinks every scaled mean to ~0 under sw-ucb's
+    // Xmax, so its bonus decides: site 1 (10 pulls) 0.001 + sqrt(2 ln 131 / 10) = 0.99 beats site 0
+    // 0.01 + sqrt(2 ln 131 / 50) = 0.45. rr-ucb scales by the best recent mean (10): site 0
+    // 1 + 0.3 x 0.44 = 1.13 beats site 1 0.1 + 0.3 x 0.99 = 0.40.
+    const arms = [arm(0, rep(10, 60)), arm(1, rep(1, 10)), arm(2, [1000, ...rep(0, 59)])];
+    const input = { arms, history: rep(0, 131), budget: 1000, random: randomFor(1, 131) };
+    expect(slidingWindowUcb(50, 1)(input)).toBe(1);
+    expect(roundRobinUcb(50, 1)(input)).toBe(0);
+  });
+});
+
 describe('thompson (Gamma-Poisson)', () => {
   it('draws one posterior sample per open site in id order from input.random and pulls the largest', () => {
     const seqs = [[0, 1, 0, 2, 0, 0, 1], [3, 0, 0, 1, 0, 0, 0, 0], [], [0, 0, 0, 0, 5]];
@@ -234,7 +259,7 @@ describe('thompson (Gamma-Poisson)', () => {
 
 describe('registry', () => {
   it('knows every policy, describes each with its defaults, and rejects bad names and parameters', () => {
-    expect([...policyNames]).toEqual(['trivial', 'gittins', 'ucb1', 'round-robin', 'auto', 'kl-ucb', 'thompson', 'ucb1-tuned', 'sw-ucb']);
+    expect([...policyNames]).toEqual(['trivial', 'gittins', 'ucb1', 'round-robin', 'auto', 'kl-ucb', 'thompson', 'ucb1-tuned', 'sw-ucb', 'rr-ucb']);
     expect(describePolicy('gittins')).toContain('step=10');
     expect(describePolicy('trivial')).toContain('explore=round(N/K)');
     expect(describeDefaults()).toHaveLength(Object.keys(DEFAULTS).length);

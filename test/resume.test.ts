@@ -78,7 +78,7 @@ describe('interrupt and resume', () => {
   // One worker: the crawl is deterministic, so the resumed run must make the same choices as an
   // uninterrupted one (policy state rebuilt from the database), random policies included.
   const cases: Case[] = [
-    { concurrency: 1, policy: 'sw-ucb' },
+    { concurrency: 1, policy: 'rr-ucb' }, // the default, with the default reward (urls)
     { concurrency: 1, policy: 'thompson' },
     { concurrency: 1, policy: 'trivial', budget: 150 },
     { concurrency: 3, policy: 'round-robin' },

@@ -4,12 +4,13 @@ import { klUcb } from './kl-ucb.js';
 import type { Policy } from './policy.js';
 import { roundRobin } from './round-robin.js';
 import { slidingWindowUcb } from './sw-ucb.js';
+import { roundRobinUcb } from './rr-ucb.js';
 import { thompson } from './thompson.js';
 import { trivial } from './trivial.js';
 import { ucb1Tuned } from './ucb1-tuned.js';
 import { ucb1 } from './ucb1.js';
 
-export const policyNames = ['trivial', 'gittins', 'ucb1', 'round-robin', 'auto', 'kl-ucb', 'thompson', 'ucb1-tuned', 'sw-ucb'] as const;
+export const policyNames = ['trivial', 'gittins', 'ucb1', 'round-robin', 'auto', 'kl-ucb', 'thompson', 'ucb1-tuned', 'sw-ucb', 'rr-ucb'] as const;
 export type PolicyName = (typeof policyNames)[number];
 
 export interface PolicyParams {
@@ -51,6 +52,7 @@ const SUMMARIES: Record<PolicyName, string> = {
   thompson: 'Thompson sampling, Gamma-Poisson posterior (--prior-mean, --prior-weight)',
   'ucb1-tuned': 'UCB1-Tuned: the bonus uses each site\'s own variance, --warmup m',
   'sw-ucb': 'UCB1 on the mean of each site\'s own last --window pages (drift with depth), --warmup m',
+  'rr-ucb': 'every 5th page to the site with the fewest pages, the others by UCB on each site\'s last --window pages scaled by the best site\'s',
 };
 
 /** Which parameters each policy reads (for --help and for rejecting stray flags). */
@@ -64,6 +66,7 @@ export const POLICY_PARAMS: Record<PolicyName, readonly (keyof PolicyParams)[]> 
   thompson: ['priorMean', 'priorWeight'],
   'ucb1-tuned': ['warmup'],
   'sw-ucb': ['window', 'warmup'],
+  'rr-ucb': ['window', 'warmup'],
 };
 
 export function isPolicyName(name: string): name is PolicyName {
@@ -118,5 +121,7 @@ export function makePolicy(name: string, params: PolicyParams = {}): Policy {
       return ucb1Tuned(warmup());
     case 'sw-ucb':
       return slidingWindowUcb(positiveInt('window', params.window, DEFAULTS.window), warmup());
+    case 'rr-ucb':
+      return roundRobinUcb(positiveInt('window', params.window, DEFAULTS.window), warmup());
   }
 }

@@ -38,7 +38,7 @@ export interface Settings {
   step: number; // gittins, auto: batch size (n)
   warmup: number; // ucb1 and its kin: pages per site before the index (m)
   explore: number | null; // trivial: phase-1 pages per site; null = round(N/K)
-  window: number; // sw-ucb: a site's own latest pages its mean is taken over
+  window: number; // sw-ucb, rr-ucb: a site's own latest pages its mean is taken over
   'prior-mean': number; // thompson
   'prior-weight': number; // thompson
   seed: number; // for policies that draw random numbers
@@ -73,7 +73,7 @@ export const defaults: Settings = {
   'dead-end-after': 3,
   'default-encoding': 'windows-1252',
   budget: null,
-  policy: 'sw-ucb',
+  policy: 'rr-ucb',
   reward: 'urls',
   quantum: DEFAULTS.quantum,
   step: DEFAULTS.step,
