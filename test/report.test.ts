@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureSeeds } from '../fixtures/web.js';
 import { ChoiceTimeline, HarvestCurve } from '../src/report/harvest.js';
+import { PullWriter } from '../src/store/commit.js';
+import { openDb } from '../src/store/db.js';
+import { insertSites } from '../src/store/sites.js';
 import { renderFile } from './helpers/browser.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { crawlFixture } from './helpers/fixture-db.js';
@@ -143,6 +146,37 @@ describe('report', () => {
     expect(text(all(dom, 'title')[0]!)).toBe('Empty & <new>');
     const row = all(byId(dom, 'sites'), 'tbody').flatMap((b) => all(b, 'tr'))[0]!;
     expect(all(row, 'td').map(text).slice(1, 3)).toEqual(['<i>A</i>', hostile]);
+  }, 60_000);
+
+  it('lists every site in the per-site legend, 20 of them inside the chart, with distinct counts in the table', async () => {
+    const many = join(tmp.dir, 'many.db');
+    const d = openDb(many);
+    try {
+      insertSites(d, Array.from({ length: 20 }, (_, i) => ({ url: new URL(`http://site${i}.example/`), short: `s${i}` })), 'standard');
+      const w = new PullWriter(d);
+      for (let i = 1; i <= 20; i++) {
+        const ext = [`http://out${i % 3}.example/a`, `http://out${i % 3}.example/b`];
+        w.commit({
+          page: { id: i, siteId: i, url: `http://site${i - 1}.example/`, level: 0 }, final: null, status: 'done', httpStatus: 200,
+          contentType: 'text/html', bytes: 1, encoding: 'utf-8', encodingSource: 'meta', error: null, hops: [], ms: 1, retries: 0, note: null, unavailable: null,
+          links: { internal: [], external: ext.map((u) => ({ url: u, key: u, host: new URL(u).hostname, anchor: '', rel: '', tag: 'a' })), bad: [] },
+        });
+      }
+      w.group.flush();
+    } finally {
+      d.close();
+    }
+    const page = join(tmp.dir, 'many.html');
+    expect((await beebot(['report', page], { db: many })).code).toBe(0);
+    const dom = await renderedDom(page);
+    const svg = byId(dom, 'chart-harvest-sites');
+    const legend = DomUtils.findAll((e) => e.attribs.class === 'legend', svg.children);
+    expect(legend.map(text)).toEqual(Array.from({ length: 20 }, (_, i) => `s${i}`));
+    const [, h] = String(svg.attribs['data-rendered']).split('x').map(Number);
+    const lastY = Number(legend.at(-1)!.attribs.y);
+    expect(lastY).toBeLessThan(h!);
+    const cards = DomUtils.findAll((e) => e.attribs.class === 'card', dom.children).map(text);
+    expect(cards).toEqual(expect.arrayContaining(['6distinct external URLs', '3outside hosts', '40(page, URL) pairs']));
   }, 60_000);
 
   it('rejects a name that is not .html and a bad --top with exit 2; - writes to stdout', async () => {
