@@ -3,7 +3,6 @@ import type { Db } from '../store/db.js';
 import { companionHosts, type CompanionHost } from '../store/hosts.js';
 import { readSettings, settingKeys, formatSetting, VERSION } from '../store/settings.js';
 import { readStatus, type SiteStatus, type Status } from '../store/status.js';
-import { registerUrlFunctions } from '../store/url-functions.js';
 import { ChoiceTimeline, HarvestCurve, type Curve } from './harvest.js';
 
 export interface ReportSite extends SiteStatus {
@@ -43,7 +42,6 @@ export interface ReportData {
  * so the cost in memory does not grow with the crawl.
  */
 export function readReport(db: Db, o: { title: string; database: string; top: number; now: Date }): ReportData {
-  registerUrlFunctions(db);
   const status = readStatus(db);
   const names = new Map((db.prepare('SELECT id, name FROM sites').raw().all() as [number, string | null][]));
   const perSitePulls = new Map(db.prepare('SELECT site_id, count(*) FROM fetches GROUP BY site_id').raw().all() as [number, number][]);
