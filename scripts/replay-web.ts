@@ -3,6 +3,9 @@
 //   node dist/scripts/replay-web.js live [--budget N] [--trace file]
 //       crawl as a user would (default policy, --concurrency 1) and compare with what `simulate`
 //       predicts from the committed trace: live equals replay.
+//   node dist/scripts/replay-web.js order [--orders bfs,best-first]
+//       crawl sets A, B and A+B with each --order (default policy, 5,000 pages, --concurrency 1) and
+//       print the site-new external URLs after 500 … 5,000 pages as % of the BFS oracle.
 // REPLAY_ROOT (default ~/.cache/beebot-devweb) holds the sites; made by setup.sh when missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { compare } from '../src/bandit/compare.js';
+import { oracleCurve } from '../src/bandit/oracle.js';
 import { DEFAULTS } from '../src/bandit/registry.js';
 import { loadTrace } from '../src/cli/trace-file.js';
 import { defaults } from '../src/store/settings.js';
@@ -56,8 +60,8 @@ function beebot(db: string, args: string[], env: NodeJS.ProcessEnv = {}): Promis
   });
 }
 
-async function crawlReplay(db: string, crawlArgs: string[]): Promise<number> {
-  const sites = ensureSites();
+async function crawlReplay(db: string, crawlArgs: string[], groups?: string[]): Promise<number> {
+  const sites = ensureSites().filter((s) => !groups || groups.includes(s.group));
   const seeds = `${db}.seeds.csv`;
   writeFileSync(seeds, ['url,name,short,group', ...sites.map((s) => `${s.url},${s.host},${s.host},${s.group}`)].join('\n'));
   await beebot(db, ['seeds', 'import', seeds]);
@@ -106,8 +110,32 @@ try {
     console.log(`live crawl (${defaults.policy}, reward urls, --concurrency 1, --budget ${budget}, ${s.toFixed(0)} s): ${live} external URLs new to their site (${distinct} distinct in all)`);
     console.log(`simulate on ${trace}: ${predicted} (${(100 * predicted / sim.oracle).toFixed(1)} % of the oracle's ${sim.oracle})`);
     console.log(`live / predicted = ${(live / predicted).toFixed(4)} (${(100 * (live - predicted) / predicted).toFixed(2)} %)`);
+  } else if (mode === 'order') {
+    const orders = arg('--orders', 'bfs,best-first').split(',');
+    const Ns = [500, 1000, 2000, 5000];
+    const all = loadTrace(committedTrace, 'urls');
+    const sets: [string, string[]][] = [['A', ['A']], ['B', ['B']], ['A+B', ['A', 'B']]];
+    console.log(`site-new external URLs as % of the BFS oracle (${defaults.policy}, --concurrency 1; oracle from ${committedTrace})`);
+    console.log(['order'.padEnd(12), ...sets.flatMap(([n]) => Ns.map((N) => `${n}/${N}`.padStart(10)))].join(''));
+    for (const order of orders) {
+      const cells: string[] = [];
+      for (const [name, groups] of sets) {
+        const seqs = all.filter((x) => groups.includes(x.group ?? '')).map((x) => x.rewards);
+        const curve = oracleCurve(seqs, Math.max(...Ns));
+        const setDb = join(dir, `${order}-${name}.db`);
+        await crawlReplay(setDb, ['--order', order, '--concurrency', '1', '--budget', String(Math.max(...Ns))], groups);
+        const d = new Database(setDb, { readonly: true });
+        const got = d.prepare('SELECT reward_urls FROM fetches ORDER BY seq').pluck().all() as number[];
+        d.close();
+        for (const N of Ns) {
+          const sum = got.slice(0, N).reduce((a, b) => a + b, 0);
+          cells.push(`${(100 * sum / curve[Math.min(N, curve.length - 1)]!).toFixed(1)}`.padStart(10));
+        }
+      }
+      console.log([order.padEnd(12), ...cells].join(''));
+    }
   } else {
-    throw new Error(`unknown mode ${mode}: trace or live`);
+    throw new Error(`unknown mode ${mode}: trace, live or order`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ interface CrawlFlags {
   budget?: string;
   policy?: string;
   reward?: string;
+  order?: string;
   quantum?: string;
   step?: string;
   warmup?: string;
@@ -32,6 +33,7 @@ export function crawlCommand(): Command {
     .description('crawl the sites breadth-first until the budget is spent or every site is exhausted; Ctrl-C stops, a rerun resumes')
     .option('--budget <pages>', "total pages for this database, saved ('none' = until every site is exhausted)")
     .addOption(new Option('--policy <name>', `site scheduler, saved (default ${defaults.policy})`).choices([...policyNames]))
+    .addOption(new Option('--order <order>', `inside a site: bfs (breadth-first) or best-first (the page of highest predicted yield first, learned from the crawl), saved (default ${defaults.order})`).choices(['bfs', 'best-first']))
     .addOption(new Option('--reward <mode>', `what a pull earns, saved (default ${defaults.reward}): urls = external URLs new to the site, hosts = outside hosts new to the site, pairs = new (page, URL) pairs`).choices([...rewardModes]))
     .option('--quantum <pages>', `round-robin, auto: pages per site per turn, saved (default ${defaults.quantum})`)
     .option('--step <pages>', `gittins, auto: batch size n, saved (default ${defaults.step})`)
@@ -55,7 +57,7 @@ export function crawlCommand(): Command {
         'user-agent': flags.userAgent,
       };
       const saved = {
-        budget: flags.budget, policy: flags.policy, reward: flags.reward, quantum: flags.quantum, step: flags.step,
+        budget: flags.budget, policy: flags.policy, reward: flags.reward, order: flags.order, quantum: flags.quantum, step: flags.step,
         warmup: flags.warmup, explore: flags.explore, window: flags.window,
       };
       const check = (o: Record<string, string | undefined>) =>

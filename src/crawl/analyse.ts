@@ -30,7 +30,7 @@ export function analysePage(bytes: Uint8Array, pageUrl: string, contentType: str
   const raw = found.refresh !== null ? [...found.links, { href: found.refresh, tag: 'refresh', text: '', rel: '' }] : found.links;
   for (const l of raw) {
     const c = classifyLink(l.href, base, site);
-    if (c.kind === 'internal') links.internal.push({ url: c.url, key: c.key });
+    if (c.kind === 'internal') links.internal.push({ url: c.url, key: c.key, anchor: l.text });
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });
   }

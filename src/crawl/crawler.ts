@@ -16,6 +16,10 @@ import { RobotsCache } from './robots-cache.js';
 import { failed, htmlBody, startPageProblem, toPullResult } from './pull-result.js';
 import { createAnalyser } from './analyser.js';
 import { DeadEnds, pullOutcome } from './dead-ends.js';
+import { CueModel } from '../order/model.js';
+import { linkCues } from '../order/cues.js';
+import { BREADTH_EVERY, linkPriority, RESCORE_EVERY } from '../order/priority.js';
+import { rescoreQueued } from '../store/priorities.js';
 import { PolitenessWriter } from '../store/politeness.js';
 
 
@@ -92,8 +96,14 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const scopes = new Map<number, SiteScope>(
     [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
   );
-  const frontier = new Frontier(db);
-  const writer = new PullWriter(db, { allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward });
+  const bestFirst = s.order === 'best-first';
+  const frontier = new Frontier(db, bestFirst);
+  const model = new CueModel();
+  const predict = (siteId: number, url: string, anchor: string) => linkPriority(model, siteId, url, anchor);
+  const writer = new PullWriter(db, {
+    allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward,
+    score: bestFirst ? predict : undefined,
+  });
   const hostsLog = new PolitenessWriter(db);
   const http: HttpOptions = {
     userAgent: s['user-agent'],
@@ -122,12 +132,17 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const rewards = new Map<number, number[]>([...sites.keys()].map((id) => [id, []]));
   const deadEnds = new DeadEnds(s['dead-end-after']);
   const rewardColumn = `coalesce(f.reward_${s.reward}, f.reward)`; // NULL: pulled before schema 5, under 'pairs'
-  const stored = db.prepare(`SELECT f.site_id, ${rewardColumn}, p.url, p.status, f.http_status FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq`);
-  for (const [siteId, reward, url, status, http] of stored.raw().iterate() as Iterable<[number, number, string, string, number | null]>) {
+  const stored = db.prepare(`SELECT f.site_id, ${rewardColumn}, p.url, p.status, f.http_status, p.anchor FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq`);
+  for (const [siteId, reward, url, status, http, anchor] of stored.raw().iterate() as Iterable<[number, number, string, string, number | null, string | null]>) {
     history.push(siteId);
     rewards.get(siteId)?.push(reward);
     deadEnds.record(siteId, url, pullOutcome(status, http));
+    if (bestFirst) model.learn(siteId, linkCues(url, anchor ?? ''), reward);
   }
+  // Best-first: queued pages without a priority (start pages, pages a breadth-first run queued)
+  // get one; the others keep theirs, as an uninterrupted crawl would have.
+  const rescored = new Map<number, number>(); // site id → its pull count at the last re-scoring
+  if (bestFirst) for (const x of sites.values()) rescoreQueued(db, x.id, predict, true);
   let totalPulls = history.length;
   const inFlight = new Map<number, number>(); // site id → page id (one page per site at a time)
   // What the policy sees as history: completed pulls in crawl order (from the database), then
@@ -138,9 +153,16 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const nextPage = new Map<number, FrontierPage | undefined>();
   const pageFor = (id: number) => {
     if (!nextPage.has(id)) {
-      let page = frontier.nextPage(id, s['max-level']);
+      const pulls = sites.get(id)!.pulls;
+      if (bestFirst && pulls % RESCORE_EVERY === 0 && rescored.get(id) !== pulls) {
+        rescoreQueued(db, id, predict);
+        rescored.set(id, pulls);
+      }
+      // Best-first keeps every BREADTH_EVERY-th page of a site breadth-first (see order/priority.ts).
+      const next = bestFirst && pulls % BREADTH_EVERY === BREADTH_EVERY - 1 ? () => frontier.nextBreadthFirst(id, s['max-level']) : () => frontier.nextPage(id, s['max-level']);
+      let page = next();
       // A link of a dead-end class (dead-ends.ts) is stored as skipped, never pulled.
-      for (let why; page && (why = deadEnds.verdict(id, page.url)); page = frontier.nextPage(id, s['max-level'])) writer.skip(page, 'skipped', why);
+      for (let why; page && (why = deadEnds.verdict(id, page.url)); page = next()) writer.skip(page, 'skipped', why);
       nextPage.set(id, page);
     }
     return nextPage.get(id);
@@ -252,6 +274,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     }
     const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
     deadEnds.record(site.id, page.url, pullOutcome(result.status, result.httpStatus));
+    if (bestFirst) model.learn(site.id, linkCues(page.url, page.anchor ?? ''), reward);
     hostsLog.state(host, hostState.delayMs, hostState.failures, hostState.pausedUntil);
     pagesPerHost.set(host, (pagesPerHost.get(host) ?? 0) + 1);
     site.pulls++;

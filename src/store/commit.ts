@@ -22,8 +22,8 @@ export interface Hop {
 }
 
 export interface FoundLinks {
-  /** `hold`: stored, never fetched. */
-  internal: { url: string; key: string; hold?: Hold }[];
+  /** `hold`: stored, never fetched. `anchor`: the link's text (a best-first crawl learns from it). */
+  internal: { url: string; key: string; anchor?: string; hold?: Hold }[];
   /** `host`: the key's host (www. folded, like the key): what the hosts reward counts. */
   external: { url: string; key: string; host: string; anchor: string; rel: string; tag: string }[];
   bad: { raw: string; reason: string }[];
@@ -71,7 +71,14 @@ export interface PullWriterOptions {
   group?: GroupCommit;
   /** Which of the three rewards the pull's `reward` (and the site's sums) counts. Default urls. */
   reward?: keyof Rewards;
+  /**
+   * Best-first crawls: the priority of a newly found internal link (src/order), stored with the
+   * page. Without it pages get none (breadth-first).
+   */
+  score?: LinkScore;
 }
+
+export type LinkScore = (siteId: number, url: string, anchor: string) => number;
 
 /** Prepared statements for writing a pull; one instance per crawl. */
 export class PullWriter {
@@ -83,6 +90,7 @@ export class PullWriter {
   private guarded;
   private anyTombstones;
   private mode: keyof Rewards;
+  private score: LinkScore | undefined;
   /** The external URLs and hosts the store holds, per site and in all (see known-external.ts). */
   known: KnownExternal;
 
@@ -99,6 +107,10 @@ export class PullWriter {
         guard ? `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)` : 'WHERE true';
       return {
         insertPage: insertPage(notDeleted('internal')),
+        insertScored: db.prepare(
+          `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at, priority, anchor)
+           SELECT @site, @key, @dir, @fp, @url, @level, @on, @at, @priority, @anchor ${notDeleted('internal')}`,
+        ),
         heldPage: db.prepare(
           `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at, status, note)
            SELECT @site, @key, @dir, @fp, @url, @level, @on, @at, @status, @note ${notDeleted('internal')}`,
@@ -149,6 +161,7 @@ export class PullWriter {
       ),
     };
     this.mode = opts.reward ?? 'urls';
+    this.score = opts.score;
     this.known = new KnownExternal(db);
     this.plain = links(false);
     this.guarded = opts.allowReadd ? this.plain : links(true);
@@ -194,20 +207,6 @@ export class PullWriter {
         s.setStatus.run(r.status, page.id);
       }
 
-      for (const l of r.links.internal) {
-        const { dir, fp } = fingerprint(l.key);
-        const seen = s.seenLevel.get(siteId, dir, fp) as number | null;
-        // Stored already (most links are): only a shallower level changes anything.
-        if (seen !== null && (seen <= level + 1 || l.hold)) continue;
-        const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
-        if (seen !== null) {
-          s.raise.run(row);
-          continue;
-        }
-        const hold = l.hold ?? this.queryTrap(siteId, l.key);
-        if (hold) L.heldPage.run({ ...row, ...hold });
-        else L.insertPage.run(row);
-      }
       const rewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
       let newUrls = 0;
       let newHosts = 0;
@@ -225,6 +224,21 @@ export class PullWriter {
         if (n.hostToStore) newHosts++;
       }
       const reward = rewards[this.mode];
+      for (const l of r.links.internal) {
+        const { dir, fp } = fingerprint(l.key);
+        const seen = s.seenLevel.get(siteId, dir, fp) as number | null;
+        // Stored already (most links are): only a shallower level changes anything.
+        if (seen !== null && (seen <= level + 1 || l.hold)) continue;
+        const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
+        if (seen !== null) {
+          s.raise.run(row);
+          continue;
+        }
+        const hold = l.hold ?? this.queryTrap(siteId, l.key);
+        if (hold) L.heldPage.run({ ...row, ...hold });
+        else if (this.score) L.insertScored.run({ ...row, priority: this.score(siteId, l.url, l.anchor ?? ''), anchor: l.anchor ?? null });
+        else L.insertPage.run(row);
+      }
       for (const b of r.links.bad) L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
 
       const seq = Number(

@@ -5,6 +5,8 @@ export interface FrontierPage {
   siteId: number;
   url: string;
   level: number;
+  /** anchor text of the link that queued it (best-first crawls only) */
+  anchor?: string | null;
 }
 
 /**
@@ -14,12 +16,29 @@ export interface FrontierPage {
  */
 export class Frontier {
   private next;
+  private bfs;
 
-  constructor(db: Db) {
+  /**
+   * bestFirst: the eligible page (level <= maxLevel) of highest priority instead, ties in
+   * breadth-first order; pages_best (partial: queued pages with a priority) answers it.
+   */
+  constructor(db: Db, bestFirst = false) {
     this.next = db.prepare(
-      `SELECT id, site_id AS siteId, url, level FROM pages
+      bestFirst
+        ? `SELECT id, site_id AS siteId, url, level, anchor FROM pages
+           WHERE site_id = ? AND status = 'queued' AND priority IS NOT NULL AND level <= ? ORDER BY priority DESC, level, id LIMIT 1`
+        : `SELECT id, site_id AS siteId, url, level FROM pages
+           WHERE site_id = ? AND status = 'queued' AND level <= ? ORDER BY level, id LIMIT 1`,
+    );
+    this.bfs = db.prepare(
+      `SELECT id, site_id AS siteId, url, level, anchor FROM pages
        WHERE site_id = ? AND status = 'queued' AND level <= ? ORDER BY level, id LIMIT 1`,
     );
+  }
+
+  /** The site's next page in breadth-first order, whatever the frontier's order. */
+  nextBreadthFirst(siteId: number, maxLevel: number): FrontierPage | undefined {
+    return this.bfs.get(siteId, maxLevel) as FrontierPage | undefined;
   }
 
   /** The page to fetch next for a site, or undefined when the site is exhausted up to maxLevel. */

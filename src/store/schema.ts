@@ -181,4 +181,11 @@ export const migrations: string[] = [
   UPDATE fetches SET reward_pairs = reward;
   INSERT OR IGNORE INTO settings (key, value) SELECT 'reward', 'pairs' WHERE EXISTS (SELECT 1 FROM fetches);
   `,
+  // 6: best-first order inside a site (src/order). NULL in breadth-first crawls, so they pay for
+  // neither the columns nor the index: the index holds only queued pages that have a priority.
+  `
+  ALTER TABLE pages ADD COLUMN priority REAL;            -- predicted new external URLs, higher first
+  ALTER TABLE pages ADD COLUMN anchor TEXT;              -- anchor text of the link that queued it
+  CREATE INDEX pages_best ON pages (site_id, priority DESC, level, id) WHERE status = 'queued' AND priority IS NOT NULL;
+  `,
 ];

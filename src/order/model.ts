@@ -1,0 +1,55 @@
+/**
+ * What a best-first crawl has learned of each site's links: for every cue (cues.ts), how many
+ * fetched pages had it and the new external URLs those pages gave. A link's predicted yield is
+ * the best smoothed mean of its cues: a cue seen on few pages is pulled towards the site's own
+ * mean (a word first seen on one lucky page is not trusted yet), and a cue never seen in the site
+ * starts from what it gave on the other sites of the crawl (a "changelog" that paid on one
+ * documentation site is worth trying first on the next). Plain data in, numbers out.
+ */
+export interface CueStats {
+  n: number;
+  sum: number;
+}
+
+/** How many pages of evidence weigh as much as the prior. */
+const K = 3;
+
+export class CueModel {
+  private sites = new Map<number, Map<string, CueStats>>();
+  private all = new Map<string, CueStats>();
+  private siteTotals = new Map<number, CueStats>();
+
+  /** A fetched page of `siteId` with these cues gave `reward`. */
+  learn(siteId: number, cues: readonly string[], reward: number): void {
+    const total = this.siteTotals.get(siteId) ?? { n: 0, sum: 0 };
+    total.n++;
+    total.sum += reward;
+    this.siteTotals.set(siteId, total);
+    let site = this.sites.get(siteId);
+    if (!site) this.sites.set(siteId, (site = new Map()));
+    for (const c of cues) {
+      for (const m of [site, this.all]) {
+        const s = m.get(c) ?? { n: 0, sum: 0 };
+        s.n++;
+        s.sum += reward;
+        m.set(c, s);
+      }
+    }
+  }
+
+  /** Predicted new external URLs of a page reached by a link with these cues. */
+  predict(siteId: number, cues: readonly string[]): number {
+    const total = this.siteTotals.get(siteId);
+    const siteMean = total && total.n > 0 ? total.sum / total.n : 0;
+    const site = this.sites.get(siteId);
+    let best = siteMean;
+    for (const c of cues) {
+      const g = this.all.get(c);
+      const prior = g ? (g.sum + K * siteMean) / (g.n + K) : siteMean;
+      const s = site?.get(c);
+      const p = s ? (s.sum + K * prior) / (s.n + K) : prior;
+      if (p > best) best = p;
+    }
+    return best;
+  }
+}
