@@ -85,7 +85,7 @@ describe('toPullResult', () => {
   it('parses HTML and records the final page of an in-site redirect', () => {
     const r = toPullResult(page, fetch({ finalUrl: 'http://uni.test/c/' }), site, defaults);
     expect(r).toMatchObject({ status: 'done', httpStatus: 200, final: { url: 'http://uni.test/c/', key: 'http://uni.test/c/' } });
-    expect(r.links.internal).toEqual([{ url: 'http://uni.test/b', key: 'http://uni.test/b' }]);
+    expect(r.links.internal).toEqual([{ url: 'http://uni.test/b', key: 'http://uni.test/b', anchor: 'b' }]);
   });
   it('a www spelling of the same page is not a redirect target', () => {
     expect(toPullResult(page, fetch({ finalUrl: 'http://www.uni.test/a/' }), site, defaults).final).toBeNull();
