@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
 import { linkCues, MAX_CUES } from '../src/order/cues.js';
 import { CueModel } from '../src/order/model.js';
-import { BREADTH_EVERY, linkPriority } from '../src/order/priority.js';
+import { linkPriority, PROMOTE } from '../src/order/priority.js';
 import { beebot, tempDir } from './helpers/cli.js';
 
 describe('link cues', () => {
@@ -36,7 +36,15 @@ describe('cue model', () => {
     m.learn(2, ['u:about'], 1);
     expect(m.predict(2, ['u:links'])).toBeCloseTo((30 + 3 * 1) / 4, 10);
     expect(m.predict(2, ['u:links'])).toBeGreaterThan(m.predict(2, ['u:other']));
-    expect(linkPriority(m, 2, 'http://h/links.html', '')).toBe(m.predict(2, ['u:links']));
+    // promoted only above twice the site's mean; else 0 (breadth-first order)
+    expect(linkPriority(m, 2, 'http://h/links.html', '')).toBe(m.predict(2, ['u:links'])); // 8.25 > 2 x 1
+    expect(linkPriority(m, 1, 'http://h/news/', '')).toBe(0); // 10 <= 2 x 10
+    expect(linkPriority(m, 1, 'http://h/links.html', '')).toBe(0); // 18.75 <= 20: not yet enough evidence
+    m.learn(1, ['u:links'], 40);
+    for (let i = 0; i < 5; i++) m.learn(1, ['u:news'], 0);
+    // site mean 70 / 9; u:links: prior (70 + 3 x 70/9) / 5, then (70 + 3 x prior) / 5 = 25.2 > 2 x 7.8
+    const prior = (70 + (3 * 70) / 9) / 5;
+    expect(linkPriority(m, 1, 'http://h/links.html', '')).toBeCloseTo((70 + 3 * prior) / 5, 10);
   });
 });
 
@@ -103,7 +111,7 @@ describe('--order best-first', () => {
     expect(at(best.order)).toBeLessThan(at(bfs.order) - 10);
     expect(new Set(best.order)).toEqual(new Set(bfs.order)); // the same pages in the end
     expect([best.fetchedBeyond, best.unfetchedBeyond]).toEqual([0, 1]); // /more/deep/a/b/ is level 4
-    expect(BREADTH_EVERY).toBe(2);
+    expect(PROMOTE).toBe(2);
     expect(JSON.parse((await beebot(['config', 'get', 'order', '--json'], { db: best.db })).stdout)).toBe('best-first');
   });
 

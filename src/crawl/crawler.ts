@@ -18,7 +18,7 @@ import { createAnalyser } from './analyser.js';
 import { DeadEnds, pullOutcome } from './dead-ends.js';
 import { CueModel } from '../order/model.js';
 import { linkCues } from '../order/cues.js';
-import { BREADTH_EVERY, linkPriority, RESCORE_EVERY } from '../order/priority.js';
+import { linkPriority, PROMOTE, RESCORE_EVERY } from '../order/priority.js';
 import { rescoreQueued } from '../store/priorities.js';
 import { PolitenessWriter } from '../store/politeness.js';
 
@@ -103,6 +103,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const writer = new PullWriter(db, {
     allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward,
     score: bestFirst ? predict : undefined,
+    learn: bestFirst ? (page, reward) => model.learn(page.siteId, linkCues(page.url, page.anchor ?? ''), reward) : undefined,
   });
   const hostsLog = new PolitenessWriter(db);
   const http: HttpOptions = {
@@ -154,12 +155,15 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const pageFor = (id: number) => {
     if (!nextPage.has(id)) {
       const pulls = sites.get(id)!.pulls;
-      if (bestFirst && pulls % RESCORE_EVERY === 0 && rescored.get(id) !== pulls) {
+      // Re-score every RESCORE_EVERY pulls, and after a page that paid far above the site's mean
+      // (its words just became worth following).
+      const last = rewards.get(id)!.at(-1) ?? 0;
+      const surprise = last > PROMOTE * (model.siteMean(id) || Infinity);
+      if (bestFirst && pulls > 0 && (pulls % RESCORE_EVERY === 0 || surprise) && rescored.get(id) !== pulls) {
         rescoreQueued(db, id, predict);
         rescored.set(id, pulls);
       }
-      // Best-first keeps every BREADTH_EVERY-th page of a site breadth-first (see order/priority.ts).
-      const next = bestFirst && pulls % BREADTH_EVERY === BREADTH_EVERY - 1 ? () => frontier.nextBreadthFirst(id, s['max-level']) : () => frontier.nextPage(id, s['max-level']);
+      const next = () => frontier.nextPage(id, s['max-level']);
       let page = next();
       // A link of a dead-end class (dead-ends.ts) is stored as skipped, never pulled.
       for (let why; page && (why = deadEnds.verdict(id, page.url)); page = next()) writer.skip(page, 'skipped', why);
@@ -274,7 +278,6 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     }
     const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
     deadEnds.record(site.id, page.url, pullOutcome(result.status, result.httpStatus));
-    if (bestFirst) model.learn(site.id, linkCues(page.url, page.anchor ?? ''), reward);
     hostsLog.state(host, hostState.delayMs, hostState.failures, hostState.pausedUntil);
     pagesPerHost.set(host, (pagesPerHost.get(host) ?? 0) + 1);
     site.pulls++;

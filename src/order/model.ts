@@ -37,10 +37,15 @@ export class CueModel {
     }
   }
 
+  /** New external URLs per fetched page of the site so far. */
+  siteMean(siteId: number): number {
+    const t = this.siteTotals.get(siteId);
+    return t && t.n > 0 ? t.sum / t.n : 0;
+  }
+
   /** Predicted new external URLs of a page reached by a link with these cues. */
   predict(siteId: number, cues: readonly string[]): number {
-    const total = this.siteTotals.get(siteId);
-    const siteMean = total && total.n > 0 ? total.sum / total.n : 0;
+    const siteMean = this.siteMean(siteId);
     const site = this.sites.get(siteId);
     let best = siteMean;
     for (const c of cues) {

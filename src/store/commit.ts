@@ -72,10 +72,12 @@ export interface PullWriterOptions {
   /** Which of the three rewards the pull's `reward` (and the site's sums) counts. Default urls. */
   reward?: keyof Rewards;
   /**
-   * Best-first crawls: the priority of a newly found internal link (src/order), stored with the
-   * page. Without it pages get none (breadth-first).
+   * Best-first crawls: `learn` hears each pulled page's reward before `score` gives the priority
+   * of each internal link it found (src/order), stored with the page. Without them pages get none
+   * (breadth-first).
    */
   score?: LinkScore;
+  learn?: (page: FrontierPage, reward: number) => void;
 }
 
 export type LinkScore = (siteId: number, url: string, anchor: string) => number;
@@ -91,6 +93,7 @@ export class PullWriter {
   private anyTombstones;
   private mode: keyof Rewards;
   private score: LinkScore | undefined;
+  private learn: ((page: FrontierPage, reward: number) => void) | undefined;
   /** The external URLs and hosts the store holds, per site and in all (see known-external.ts). */
   known: KnownExternal;
 
@@ -162,6 +165,7 @@ export class PullWriter {
     };
     this.mode = opts.reward ?? 'urls';
     this.score = opts.score;
+    this.learn = opts.learn;
     this.known = new KnownExternal(db);
     this.plain = links(false);
     this.guarded = opts.allowReadd ? this.plain : links(true);
@@ -224,6 +228,7 @@ export class PullWriter {
         if (n.hostToStore) newHosts++;
       }
       const reward = rewards[this.mode];
+      this.learn?.(page, reward);
       for (const l of r.links.internal) {
         const { dir, fp } = fingerprint(l.key);
         const seen = s.seenLevel.get(siteId, dir, fp) as number | null;

@@ -16,7 +16,6 @@ export interface FrontierPage {
  */
 export class Frontier {
   private next;
-  private bfs;
 
   /**
    * bestFirst: the eligible page (level <= maxLevel) of highest priority instead, ties in
@@ -30,15 +29,6 @@ export class Frontier {
         : `SELECT id, site_id AS siteId, url, level FROM pages
            WHERE site_id = ? AND status = 'queued' AND level <= ? ORDER BY level, id LIMIT 1`,
     );
-    this.bfs = db.prepare(
-      `SELECT id, site_id AS siteId, url, level, anchor FROM pages
-       WHERE site_id = ? AND status = 'queued' AND level <= ? ORDER BY level, id LIMIT 1`,
-    );
-  }
-
-  /** The site's next page in breadth-first order, whatever the frontier's order. */
-  nextBreadthFirst(siteId: number, maxLevel: number): FrontierPage | undefined {
-    return this.bfs.get(siteId, maxLevel) as FrontierPage | undefined;
   }
 
   /** The page to fetch next for a site, or undefined when the site is exhausted up to maxLevel. */
