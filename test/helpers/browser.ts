@@ -1,9 +1,13 @@
 // A real headless Chromium for the tests, on any machine: the system's when one is on the PATH
-// (Debian's chromium), else the build @sparticuz/chromium ships inside its npm package (unpacked
-// to /tmp on first use), so `npm ci && npm test` needs no browser installed by hand. Driven by
-// puppeteer-core: the npm build hangs on `--dump-dom`, and the protocol also lets a test see every
-// request a page makes.
+// (Debian's chromium), else the build @sparticuz/chromium ships inside its npm package, so
+// `npm ci && npm test` needs no browser installed by hand. Driven by puppeteer-core: the npm build
+// hangs on `--dump-dom` (it loads the page and never prints it), and the protocol also lets a test
+// see every request a page makes.
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import chromium from '@sparticuz/chromium';
 import puppeteer from 'puppeteer-core';
@@ -14,6 +18,37 @@ function systemChromium(): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The npm build, unpacked once per version and user. chromium.executablePath() unpacks into
+ * os.tmpdir() and returns any /tmp/chromium it finds, whatever version put it there (a stale one
+ * after an upgrade, a half-written one after an interrupted run): unpack into a fresh directory
+ * instead, then rename it into place in one step.
+ */
+async function npmChromium(): Promise<string> {
+  const pkg = join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', '..', 'package.json');
+  const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
+  const dir = join(tmpdir(), `beebot-sparticuz-chromium-${version}-${process.getuid?.() ?? 0}`);
+  if (!existsSync(join(dir, 'chromium'))) {
+    const part = `${dir}.part-${process.pid}`;
+    rmSync(part, { recursive: true, force: true });
+    mkdirSync(part, { recursive: true });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = part; // read by os.tmpdir() on each call
+    try {
+      await chromium.executablePath();
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    try {
+      renameSync(part, dir);
+    } catch {
+      rmSync(part, { recursive: true, force: true }); // another run unpacked it first
+    }
+  }
+  return join(dir, 'chromium');
 }
 
 export interface Rendered {
@@ -28,8 +63,13 @@ export interface Rendered {
 /** Open a local HTML file in headless Chromium, let its script run, return the DOM. */
 export async function renderFile(file: string): Promise<Rendered> {
   const system = systemChromium();
-  const executablePath = system ?? (await chromium.executablePath());
-  const flags = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--window-size=1100,900'];
+  const executablePath = system ?? (await npmChromium());
+  // puppeteer launches each browser with a fresh temporary --user-data-dir and removes it on close;
+  // anything that gets past the request interception below goes to a dead proxy.
+  const flags = [
+    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--window-size=1100,900', '--proxy-server=127.0.0.1:9',
+  ];
   const browser = await puppeteer.launch({ executablePath, headless: 'shell', args: system ? flags : [...chromium.args, ...flags], timeout: 50_000 });
   try {
     const page = await browser.newPage();
@@ -42,7 +82,7 @@ export async function renderFile(file: string): Promise<Rendered> {
       void r.abort();
     });
     await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
-    return { html: await page.content(), requests, browser: `${system ?? executablePath} ${await browser.version()}` };
+    return { html: await page.content(), requests, browser: `${executablePath} ${await browser.version()}` };
   } finally {
     await browser.close();
   }
