@@ -3,7 +3,7 @@
 //   node dist/scripts/replay-web.js live [--budget N] [--trace file]
 //       crawl as a user would (default policy, --concurrency 1) and compare with what `simulate`
 //       predicts from the committed trace: live equals replay.
-//   node dist/scripts/replay-web.js order [--orders bfs,best-first]
+//   node dist/scripts/replay-web.js order [--orders bfs,best-first,plain,shark-search,otie]
 //       crawl sets A, B and A+B with each --order (default policy, 5,000 pages, --concurrency 1) and
 //       print the site-new external URLs after 500 … 5,000 pages as % of the BFS oracle.
 // REPLAY_ROOT (default ~/.cache/beebot-devweb) holds the sites; made by setup.sh when missing.
@@ -111,7 +111,7 @@ try {
     console.log(`simulate on ${trace}: ${predicted} (${(100 * predicted / sim.oracle).toFixed(1)} % of the oracle's ${sim.oracle})`);
     console.log(`live / predicted = ${(live / predicted).toFixed(4)} (${(100 * (live - predicted) / predicted).toFixed(2)} %)`);
   } else if (mode === 'order') {
-    const orders = arg('--orders', 'bfs,best-first').split(',');
+    const orders = arg('--orders', 'bfs,best-first,plain,shark-search,otie').split(',');
     const Ns = [500, 1000, 2000, 5000];
     const all = loadTrace(committedTrace, 'urls');
     const sets: [string, string[]][] = [['A', ['A']], ['B', ['B']], ['A+B', ['A', 'B']]];

@@ -1,13 +1,21 @@
-// Issue 12 (first part): best-first order inside a site — the cue model's arithmetic, and a real
-// crawl that finds a hub page early, keeps the level cap and resumes exactly.
+// Issue 12: ordering inside a site — the cues, the cue model, OTIE cash, Shark-Search, tunneling
+// and the template rule on hand-made pages; and real crawls that find a hub page early, keep the
+// level cap and resume exactly.
 import Database from 'better-sqlite3';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
+import { extractLinks } from '../src/crawl/extract.js';
+import { splitCash } from '../src/order/cash.js';
+import { childStates, FLOOR } from '../src/order/children.js';
 import { linkCues, MAX_CUES } from '../src/order/cues.js';
 import { CueModel } from '../src/order/model.js';
-import { linkPriority, PROMOTE } from '../src/order/priority.js';
+import { priorityOf, PROMOTE, type LinkState } from '../src/order/priority.js';
+import { RELEVANT, yieldRelevance } from '../src/order/relevance.js';
+import { DECAY, inherited, neighbourhood, potential } from '../src/order/shark.js';
+import { DISCOUNT, isTemplate } from '../src/order/template.js';
+import { beyondCutoff, childDistance, CUTOFF } from '../src/order/tunnel.js';
 import { beebot, tempDir } from './helpers/cli.js';
 
 describe('link cues', () => {
@@ -16,7 +24,85 @@ describe('link cues', () => {
       'u:docs', 'u:whatsnew', 'u:changelog', 'a:changelog', 'a:of', 'a:v3',
     ]);
     expect(linkCues('http://h.org/', '')).toEqual([]);
-    expect(linkCues('http://h.org/' + Array.from({ length: 20 }, (_, i) => `w${'x'.repeat(i + 1)}/`).join(''), 'more words').length).toBe(MAX_CUES);
+    const many = (p: string) => Array.from({ length: 20 }, (_, i) => `${p}${'x'.repeat(i + 1)}`).join(' ');
+    // each kind has its own cap: a long URL cannot crowd out the anchor
+    const all = linkCues('http://h.org/' + many('w').replace(/ /g, '/'), many('a'), { around: many('c'), title: many('t'), path: 'div.related>ul>li' });
+    expect(all.length).toBe(MAX_CUES);
+    expect(all.filter((c) => c.startsWith('a:')).length).toBe(6);
+    expect(all.at(-1)).toBe('p:div.related>ul>li');
+  });
+
+  it('come with the link\'s tag path, the text before it and the page title when read with context', () => {
+    const html = `<html><head><title>Release notes</title></head><body><div class="nav main"><a href="/a">A</a></div>
+      <div class="related"><ul><li>See also: <a href="/b">B</a></li></ul></div></body></html>`;
+    const { links, title } = extractLinks(html, { context: true });
+    expect(title).toBe('Release notes');
+    expect(links.map((l) => [l.path, l.around])).toEqual([['html>body>div.nav', ''], ['div.related>ul>li', 'See also:']]);
+    expect(linkCues('http://h.org/links', 'B', { path: links[1]!.path, around: links[1]!.around, title })).toEqual([
+      'u:links', 'c:see', 'c:also', 'h:release', 'h:notes', 'p:div.related>ul>li',
+    ]);
+    // without the option nothing changes (breadth-first crawls pay nothing for it)
+    expect(extractLinks(html).links.map((l) => l.path)).toEqual([undefined, undefined]);
+  });
+});
+
+const state = (over: Partial<LinkState> = {}): LinkState => ({ cues: [], cash: 0, inherit: 0, dist: 0, inlinks: 0, ...over });
+
+describe('the article\'s arithmetic on hand-made pages', () => {
+  it('OTIE cash: a fetched page splits its cash by weight, evenly when no link is preferred, and none is lost', () => {
+    expect(splitCash(1, [3, 1])).toEqual([0.75, 0.25]);
+    expect(splitCash(0.75, [0, 0, 0])).toEqual([0.25, 0.25, 0.25]);
+    expect(splitCash(1, [])).toEqual([]);
+    // along a crawl: the start page's cash, split twice, still sums to 1
+    const first = childStates({ state: state({ cash: 1 }), relevance: 0 }, [0.9, 0.1, 0.4].map((value) => ({ cues: [], value, known: null })), 1);
+    const second = childStates({ state: first[0]!, relevance: 0.7 }, [0.2, 0.3].map((value) => ({ cues: [], value, known: null })), 2);
+    expect(first[0]!.cash).toBeCloseTo((0.9 + FLOOR) / (1.4 + 3 * FLOOR), 12);
+    expect(second[0]!.cash + second[1]!.cash + first[1]!.cash + first[2]!.cash).toBeCloseTo(1, 12);
+  });
+
+  it('template discount: a link on most of the site\'s fetched pages gets a tenth of the weight, once the site has 10 pages', () => {
+    expect([isTemplate(5, 10), isTemplate(4, 10), isTemplate(5, 9)]).toEqual([true, false, false]);
+    const known = state({ cash: 0.5, inlinks: 9 }); // on 10 of 20 pages with this one
+    const [nav, content] = childStates({ state: state({ cash: 1 }), relevance: 0 }, [
+      { cues: [], value: 0.5, known },
+      { cues: [], value: 0.5, known: null },
+    ], 20);
+    expect(nav!.cash - 0.5).toBeCloseTo(DISCOUNT / (1 + DISCOUNT), 12);
+    expect(content!.cash).toBeCloseTo(1 / (1 + DISCOUNT), 12);
+    // and it is never promoted, whatever its words predict
+    const m = new CueModel();
+    for (let i = 0; i < 20; i++) m.learn(1, i === 0 ? ['u:links'] : ['u:dull'], i === 0 ? 100 : 0);
+    expect(priorityOf('best-first', m, 1, state({ cues: ['u:links'], inlinks: 2 }), 20)).toBeGreaterThan(0);
+    expect(priorityOf('best-first', m, 1, state({ cues: ['u:links'], inlinks: 10 }), 20)).toBe(0);
+  });
+
+  it('Shark-Search: a child inherits alpha x its parent\'s relevance, or alpha x what a dull parent inherited; potential mixes in the neighbourhood', () => {
+    expect(inherited(0.8, 0.1)).toBe(DECAY * 0.8);
+    expect(inherited(0, 0.4)).toBe(DECAY * 0.4);
+    expect(inherited(0, inherited(0, inherited(0.8, 0)))).toBeCloseTo(0.8 * DECAY ** 3, 12); // fades along dull pages
+    expect(potential(0.4, 0.2)).toBeCloseTo(0.3, 12);
+    expect(neighbourhood(3, 1)).toBe(0.75);
+    expect([yieldRelevance(0, 5), yieldRelevance(5, 5), yieldRelevance(2, 0)]).toEqual([0, 0.5, 2 / 3]);
+    // a page already queued keeps the best inheritance and the shortest tunnel, and adds up cash
+    const [merged] = childStates({ state: state({ cash: 0.2, inherit: 0.1, dist: 3 }), relevance: 0.9 }, [{ cues: [], value: 0, known: state({ cash: 0.3, inherit: 0.2, dist: 2, inlinks: 4 }) }], 5);
+    expect(merged).toEqual({ cues: [], cash: 0.5, inherit: DECAY * 0.9, dist: 0, inlinks: 5 });
+  });
+
+  it('tunneling: the distance from the last relevant page grows by 1 to 2 per dull page, faster the duller; past the cutoff a link waits', () => {
+    expect(childDistance(3, RELEVANT)).toBe(0);
+    expect(childDistance(0, 0)).toBe(2);
+    expect(childDistance(0, RELEVANT / 2)).toBe(1.5);
+    // relevant -> dull -> dull -> hub: the hub is in reach, its dull child is not
+    const hub = childDistance(childDistance(childDistance(0, 0.9), 0), 0);
+    expect([hub, beyondCutoff(hub), beyondCutoff(childDistance(hub, 0)), CUTOFF]).toEqual([4, false, true, 4]);
+    const m = new CueModel();
+    m.learn(1, ['u:x'], 1);
+    expect(priorityOf('best-first', m, 1, state({ dist: 4 }), 1)).toBe(0);
+    expect(priorityOf('best-first', m, 1, state({ dist: 6 }), 1)).toBe(-1);
+    // the baselines: plain = the prediction, otie = cash, shark-search = potential
+    expect(priorityOf('plain', m, 1, state({ cues: ['u:y'] }), 1)).toBe(1);
+    expect(priorityOf('otie', m, 1, state({ cash: 0.25 }), 1)).toBe(0.25);
+    expect(priorityOf('shark-search', m, 1, state({ inherit: 0.4 }), 1)).toBeCloseTo(potential(0.4, 0.5), 12);
   });
 });
 
@@ -37,14 +123,15 @@ describe('cue model', () => {
     expect(m.predict(2, ['u:links'])).toBeCloseTo((30 + 3 * 1) / 4, 10);
     expect(m.predict(2, ['u:links'])).toBeGreaterThan(m.predict(2, ['u:other']));
     // promoted only above twice the site's mean; else 0 (breadth-first order)
-    expect(linkPriority(m, 2, 'http://h/links.html', '')).toBe(m.predict(2, ['u:links'])); // 8.25 > 2 x 1
-    expect(linkPriority(m, 1, 'http://h/news/', '')).toBe(0); // 10 <= 2 x 10
-    expect(linkPriority(m, 1, 'http://h/links.html', '')).toBe(0); // 18.75 <= 20: not yet enough evidence
+    const best = (site: number, url: string) => priorityOf('best-first', m, site, state({ cues: linkCues(url, '') }), m.sitePages(site));
+    expect(best(2, 'http://h/links.html')).toBe(m.predict(2, ['u:links'])); // 8.25 > 2 x 1
+    expect(best(1, 'http://h/news/')).toBe(0); // 10 <= 2 x 10
+    expect(best(1, 'http://h/links.html')).toBe(0); // 18.75 <= 20: not yet enough evidence
     m.learn(1, ['u:links'], 40);
     for (let i = 0; i < 5; i++) m.learn(1, ['u:news'], 0);
     // site mean 70 / 9; u:links: prior (70 + 3 x 70/9) / 5, then (70 + 3 x prior) / 5 = 25.2 > 2 x 7.8
     const prior = (70 + (3 * 70) / 9) / 5;
-    expect(linkPriority(m, 1, 'http://h/links.html', '')).toBeCloseTo((70 + 3 * prior) / 5, 10);
+    expect(best(1, 'http://h/links.html')).toBeCloseTo((70 + 3 * prior) / 5, 10);
   });
 });
 
@@ -115,12 +202,12 @@ describe('--order best-first', () => {
     expect(JSON.parse((await beebot(['config', 'get', 'order', '--json'], { db: best.db })).stdout)).toBe('best-first');
   });
 
-  it('resumes exactly: a crawl stopped after each page continues in the same order', async () => {
-    const whole = await crawlOrder('whole', '--order', 'best-first');
-    const db = join(tmp.dir, 'steps.db');
+  it.each(['best-first', 'otie', 'shark-search'])('resumes exactly (%s): a crawl stopped every few pages continues in the same order', async (name) => {
+    const whole = await crawlOrder(`whole-${name}`, '--order', name);
+    const db = join(tmp.dir, `steps-${name}.db`);
     await beebot(['seeds', 'add', `http://site.test:${port}/`], { db });
     for (let n = 1; n <= whole.order.length; n += 4) {
-      const r = await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--max-level', '3', '--order', 'best-first', '--budget', String(n), '--resolve', `site.test:${port}:127.0.0.1`], { db });
+      const r = await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--max-level', '3', '--order', name, '--budget', String(n), '--resolve', `site.test:${port}:127.0.0.1`], { db });
       expect(r.code, r.stderr).toBe(0);
     }
     await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--max-level', '3', '--budget', 'none', '--resolve', `site.test:${port}:127.0.0.1`], { db });

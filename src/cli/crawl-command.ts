@@ -1,3 +1,4 @@
+import { ORDERS } from '../order/priority.js';
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { holdCrawlLock } from './crawl-lock.js';
@@ -33,7 +34,7 @@ export function crawlCommand(): Command {
     .description('crawl the sites breadth-first until the budget is spent or every site is exhausted; Ctrl-C stops, a rerun resumes')
     .option('--budget <pages>', "total pages for this database, saved ('none' = until every site is exhausted)")
     .addOption(new Option('--policy <name>', `site scheduler, saved (default ${defaults.policy})`).choices([...policyNames]))
-    .addOption(new Option('--order <order>', `inside a site: bfs (breadth-first) or best-first (the page of highest predicted yield first, learned from the crawl), saved (default ${defaults.order})`).choices(['bfs', 'best-first']))
+    .addOption(new Option('--order <order>', `inside a site: bfs (breadth-first) or best-first (the page of highest predicted yield first, learned from the crawl); plain, shark-search and otie are the focused-crawling article's baselines, for comparison; saved (default ${defaults.order})`).choices([...ORDERS]))
     .addOption(new Option('--reward <mode>', `what a pull earns, saved (default ${defaults.reward}): urls = external URLs new to the site, hosts = outside hosts new to the site, pairs = new (page, URL) pairs`).choices([...rewardModes]))
     .option('--quantum <pages>', `round-robin, auto: pages per site per turn, saved (default ${defaults.quantum})`)
     .option('--step <pages>', `gittins, auto: batch size n, saved (default ${defaults.step})`)

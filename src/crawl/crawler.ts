@@ -16,9 +16,8 @@ import { RobotsCache } from './robots-cache.js';
 import { failed, htmlBody, startPageProblem, toPullResult } from './pull-result.js';
 import { createAnalyser } from './analyser.js';
 import { DeadEnds, pullOutcome } from './dead-ends.js';
-import { CueModel } from '../order/model.js';
-import { linkCues } from '../order/cues.js';
-import { linkPriority, PROMOTE, RESCORE_EVERY } from '../order/priority.js';
+import { CrawlOrder } from './link-order.js';
+import { RESCORE_EVERY } from '../order/priority.js';
 import { rescoreQueued } from '../store/priorities.js';
 import { PolitenessWriter } from '../store/politeness.js';
 
@@ -96,14 +95,10 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const scopes = new Map<number, SiteScope>(
     [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
   );
-  const bestFirst = s.order === 'best-first';
-  const frontier = new Frontier(db, bestFirst);
-  const model = new CueModel();
-  const predict = (siteId: number, url: string, anchor: string) => linkPriority(model, siteId, url, anchor);
+  const order = s.order === 'bfs' ? null : new CrawlOrder(s.order);
+  const frontier = new Frontier(db, order !== null);
   const writer = new PullWriter(db, {
-    allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward,
-    score: bestFirst ? predict : undefined,
-    learn: bestFirst ? (page, reward) => model.learn(page.siteId, linkCues(page.url, page.anchor ?? ''), reward) : undefined,
+    allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward, order: order ?? undefined,
   });
   const hostsLog = new PolitenessWriter(db);
   const http: HttpOptions = {
@@ -133,17 +128,17 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const rewards = new Map<number, number[]>([...sites.keys()].map((id) => [id, []]));
   const deadEnds = new DeadEnds(s['dead-end-after']);
   const rewardColumn = `coalesce(f.reward_${s.reward}, f.reward)`; // NULL: pulled before schema 5, under 'pairs'
-  const stored = db.prepare(`SELECT f.site_id, ${rewardColumn}, p.url, p.status, f.http_status, p.anchor FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq`);
-  for (const [siteId, reward, url, status, http, anchor] of stored.raw().iterate() as Iterable<[number, number, string, string, number | null, string | null]>) {
+  const stored = db.prepare(`SELECT f.site_id, ${rewardColumn}, p.url, p.status, f.http_status, p.anchor, p.cues FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq`);
+  for (const [siteId, reward, url, status, http, anchor, cues] of stored.raw().iterate() as Iterable<[number, number, string, string, number | null, string | null, string | null]>) {
     history.push(siteId);
     rewards.get(siteId)?.push(reward);
     deadEnds.record(siteId, url, pullOutcome(status, http));
-    if (bestFirst) model.learn(siteId, linkCues(url, anchor ?? ''), reward);
+    order?.relearn(siteId, url, anchor, cues, reward);
   }
-  // Best-first: queued pages without a priority (start pages, pages a breadth-first run queued)
-  // get one; the others keep theirs, as an uninterrupted crawl would have.
+  // Ordered crawls: queued pages without a priority (start pages, pages a breadth-first run
+  // queued) get one; the others keep theirs, as an uninterrupted crawl would have.
   const rescored = new Map<number, number>(); // site id → its pull count at the last re-scoring
-  if (bestFirst) for (const x of sites.values()) rescoreQueued(db, x.id, predict, true);
+  if (order) for (const x of sites.values()) rescoreQueued(db, x.id, order.prioritize, true);
   let totalPulls = history.length;
   const inFlight = new Map<number, number>(); // site id → page id (one page per site at a time)
   // What the policy sees as history: completed pulls in crawl order (from the database), then
@@ -158,9 +153,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       // Re-score every RESCORE_EVERY pulls, and after a page that paid far above the site's mean
       // (its words just became worth following).
       const last = rewards.get(id)!.at(-1) ?? 0;
-      const surprise = last > PROMOTE * (model.siteMean(id) || Infinity);
-      if (bestFirst && pulls > 0 && (pulls % RESCORE_EVERY === 0 || surprise) && rescored.get(id) !== pulls) {
-        rescoreQueued(db, id, predict);
+      if (order && pulls > 0 && (pulls % RESCORE_EVERY === 0 || order.surprise(id, last)) && rescored.get(id) !== pulls) {
+        rescoreQueued(db, id, order.prioritize);
         rescored.set(id, pulls);
       }
       const next = () => frontier.nextPage(id, s['max-level']);
@@ -259,7 +253,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       const f = await fetchPage(page.url, ctx);
       const body = htmlBody(f);
       const analysed = body
-        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'] })
+        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], context: order !== null })
         : null;
       result = toPullResult(page, f, scope, s, analysed);
     } catch (err) {

@@ -2,8 +2,14 @@ import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
 
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
-export interface RawLink { href: string; tag: LinkTag; text: string; rel: string }
-export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null }
+/**
+ * `path` and `around` only with the `context` option: the link's place in the page (its three
+ * nearest enclosing elements, each with its first class: 'div.related>ul>li') and the text just
+ * before it in its block. A best-first crawl learns from them (src/order/cues.ts).
+ */
+export interface RawLink { href: string; tag: LinkTag; text: string; rel: string; path?: string; around?: string }
+/** `title` only with the `context` option. */
+export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null; title?: string }
 
 // Text here is not page text. Template content is inert (not in document.links), so its links are
 // skipped too. <noscript> text IS kept: a crawler runs no scripts, so it sees that content.
@@ -28,7 +34,12 @@ export interface ExtractOptions {
    * reference decoded into a byte string would be read as bytes again).
    */
   utf8Bytes?: boolean;
+  /** Also each link's tag path and preceding text, and the page's title (best-first crawls). */
+  context?: boolean;
 }
+
+/** Characters of text before a link kept as its context. */
+const AROUND = 60;
 
 /**
  * Collect a[href], area[href], frame[src], iframe[src] in document order, the first <base href>
@@ -45,6 +56,11 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   let refresh: string | null = null;
   let hidden = 0; // depth inside HIDDEN elements
   let anchor: { link: RawLink | null; text: string; alt: string } | null = null;
+  const context = opts.context ?? false;
+  const stack: string[] = []; // open elements, 'tag' or 'tag.class' (context only)
+  let recent = ''; // text of the current block outside links (context only)
+  let title: string | null = null; // null: not inside <title>
+  let pageTitle = '';
 
   // Whitespace is collapsed as text arrives, and appending stops past the cap, so an unclosed
   // <a> costs at most maxText characters.
@@ -59,6 +75,12 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   const parser = new Parser(
     {
       onopentag(name, raw) {
+        if (context) {
+          const cls = raw.class?.trim().split(/\s+/, 1)[0];
+          stack.push(cls ? `${name}.${cls}` : name);
+          if (BREAKS.has(name)) recent = '';
+          if (name === 'title' && !pageTitle) title = '';
+        }
         if (HIDDEN.has(name)) hidden++;
         if (hidden > 0) return;
         if (anchor && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
@@ -67,7 +89,11 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
         switch (name) {
           case 'a': {
             endAnchor(); // <a> never nests: a new one ends the previous, as the HTML parser does
-            const link = attrs.href === undefined ? null : { href: attrs.href, tag: name, text: '', rel: relOf(attrs.rel) };
+            const link: RawLink | null = attrs.href === undefined ? null : { href: attrs.href, tag: name, text: '', rel: relOf(attrs.rel) };
+            if (link && context) {
+              link.path = stack.slice(-4, -1).join('>');
+              link.around = recent.slice(-AROUND).trim();
+            }
             if (link) links.push(link);
             anchor = { link, text: '', alt: '' };
             break;
@@ -95,9 +121,19 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
         }
       },
       ontext(chunk) {
+        if (title !== null) title = (title + text(chunk)).slice(0, 300);
         if (anchor && hidden === 0) anchor.text = append(anchor.text, text(chunk));
+        else if (context && hidden === 0) recent = (recent + text(chunk)).replace(/\s+/g, ' ').slice(-AROUND * 2);
       },
       onclosetag(name) {
+        if (context) {
+          stack.pop();
+          if (BREAKS.has(name)) recent = '';
+          if (name === 'title' && title !== null) {
+            pageTitle = title.replace(/\s+/g, ' ').trim();
+            title = null;
+          }
+        }
         if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
         else if (name === 'a' && hidden === 0) endAnchor();
         else if (anchor && hidden === 0 && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
@@ -107,7 +143,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   );
   parser.end(html);
   endAnchor();
-  return { base, links, refresh };
+  return context ? { base, links, refresh, title: pageTitle } : { base, links, refresh };
 }
 
 // The tags whose attributes are read.

@@ -43,6 +43,11 @@ export class CueModel {
     return t && t.n > 0 ? t.sum / t.n : 0;
   }
 
+  /** Fetched pages of the site learned from. */
+  sitePages(siteId: number): number {
+    return this.siteTotals.get(siteId)?.n ?? 0;
+  }
+
   /** Predicted new external URLs of a page reached by a link with these cues. */
   predict(siteId: number, cues: readonly string[]): number {
     const siteMean = this.siteMean(siteId);

@@ -1,24 +1,64 @@
 import type { CueModel } from './model.js';
-import { linkCues } from './cues.js';
+import { neighbourhood, potential } from './shark.js';
+import { beyondCutoff } from './tunnel.js';
+import { isTemplate } from './template.js';
 
 /**
- * A queued link's priority in a best-first crawl. A link whose cues predict more than PROMOTE
- * times the site's mean yield of new external URLs is promoted, the most promising first; every
- * other link gets 0 and waits in breadth-first order (the frontier breaks ties by level, then
- * discovery). So the crawl stays breadth-first until the site has shown which words lead to its
- * link pages, and a hub one level down behind dull pages is still reached in breadth-first time.
+ * The orders inside a site. `bfs`: level, then discovery. `best-first`: beebot's method (below).
+ * `plain`, `shark-search` and `otie` are the focused-crawling article's baselines, kept so that
+ * `npm run bench:order` can measure them on the same crawler: the learned prediction alone,
+ * Shark-Search's potential, and OTIE cash.
+ */
+export const ORDERS = ['bfs', 'best-first', 'plain', 'shark-search', 'otie'] as const;
+export type Order = (typeof ORDERS)[number];
+
+/** What a queued page carries for ordering (columns of `pages`, see store/priorities.ts). */
+export interface LinkState {
+  cues: readonly string[];
+  /** OTIE cash received from fetched pages that link to it (cash.ts) */
+  cash: number;
+  /** Shark-Search inherited score (shark.ts) */
+  inherit: number;
+  /** tunnel distance from the last relevant page (tunnel.ts) */
+  dist: number;
+  /** fetched pages of the site that link to it (template.ts) */
+  inlinks: number;
+}
+
+/**
+ * `best-first`: a link whose cues predict more than PROMOTE times the site's mean yield of new
+ * external URLs, and that is not template navigation, is promoted, the most promising first;
+ * every other link waits in breadth-first order (priority 0), and links past the tunnel cutoff
+ * after those (priority -1). So the crawl stays breadth-first until the site has shown which
+ * words and places lead to its link pages, a hub behind dull pages is still reached in
+ * breadth-first time, and long dull paths wait.
  *
- * Measured on the replay web (npm run bench:order): pure best-first on the prediction lost group
- * B's hubs (B/500 4.7 % of the BFS oracle against BFS's 34.3 %); taking every 2nd page
- * breadth-first instead: B/500 28.2 %; promoting above 2x the mean: 34.4 %, and as good or better
- * than breadth-first in every other cell (the README has the table). Shark-Search's inheritance
- * from the linking page (a quarter of its yield) lost B/1000 (37 % against 97 %) and is left out.
+ * Measured on the replay web (npm run bench:order; README has the tables): ordering by the
+ * prediction alone (`plain`) starves group B's hubs; promoting above 2x the mean does not.
+ * Shark-Search's inheritance and OTIE cash are left out of it: both lost to this rule.
  */
 export const PROMOTE = 2;
 
-export function linkPriority(model: CueModel, siteId: number, url: string, anchor: string): number {
-  const p = model.predict(siteId, linkCues(url, anchor));
-  return p > PROMOTE * model.siteMean(siteId) ? p : 0;
+/** Priority of a start page: before everything. */
+export const START = Number.MAX_VALUE;
+
+export function priorityOf(order: Order, model: CueModel, siteId: number, link: LinkState, sitePages: number): number {
+  const mean = model.siteMean(siteId);
+  switch (order) {
+    case 'bfs':
+      return 0;
+    case 'plain':
+      return model.predict(siteId, link.cues);
+    case 'shark-search':
+      return potential(link.inherit, neighbourhood(model.predict(siteId, link.cues), mean));
+    case 'otie':
+      return link.cash;
+    case 'best-first': {
+      const p = model.predict(siteId, link.cues);
+      if (p > PROMOTE * mean && !isTemplate(link.inlinks, sitePages)) return p;
+      return beyondCutoff(link.dist) ? -1 : 0;
+    }
+  }
 }
 
 /** A site's queued links are scored again every RESCORE_EVERY of its pulls (the model has learned more). */

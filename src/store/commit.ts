@@ -22,8 +22,11 @@ export interface Hop {
 }
 
 export interface FoundLinks {
-  /** `hold`: stored, never fetched. `anchor`: the link's text (a best-first crawl learns from it). */
-  internal: { url: string; key: string; anchor?: string; hold?: Hold }[];
+  /**
+   * `hold`: stored, never fetched. `anchor`: the link's text; `cues`: what an ordered crawl learns
+   * from (src/order/cues.ts, space-separated), when the page was read with context.
+   */
+  internal: { url: string; key: string; anchor?: string; cues?: string; hold?: Hold }[];
   /** `host`: the key's host (www. folded, like the key): what the hosts reward counts. */
   external: { url: string; key: string; host: string; anchor: string; rel: string; tag: string }[];
   bad: { raw: string; reason: string }[];
@@ -71,16 +74,33 @@ export interface PullWriterOptions {
   group?: GroupCommit;
   /** Which of the three rewards the pull's `reward` (and the site's sums) counts. Default urls. */
   reward?: keyof Rewards;
-  /**
-   * Best-first crawls: `learn` hears each pulled page's reward before `score` gives the priority
-   * of each internal link it found (src/order), stored with the page. Without them pages get none
-   * (breadth-first).
-   */
-  score?: LinkScore;
-  learn?: (page: FrontierPage, reward: number) => void;
+  /** Ordered crawls (src/order): how the pulled page's links are scored. Without it pages get no priority (breadth-first). */
+  order?: LinkOrder;
 }
 
-export type LinkScore = (siteId: number, url: string, anchor: string) => number;
+/** What an ordered crawl keeps with each queued page (columns of `pages`). */
+export interface OrderState {
+  cues: string;
+  cash: number;
+  inherit: number;
+  dist: number;
+  inlinks: number;
+}
+
+export interface OrderedLink {
+  url: string;
+  anchor: string;
+  cues: string | undefined;
+  /** its stored state, when the page is queued already */
+  known: OrderState | null;
+}
+
+export interface LinkOrder {
+  /** The pulled page gave `reward`: heard before its links are scored (the order learns from it). */
+  learn(page: FrontierPage, reward: number): void;
+  /** The new state and priority of each distinct queued or new page the pulled page links to. */
+  children(page: FrontierPage, reward: number, links: OrderedLink[]): { state: OrderState; priority: number }[];
+}
 
 /** Prepared statements for writing a pull; one instance per crawl. */
 export class PullWriter {
@@ -92,8 +112,7 @@ export class PullWriter {
   private guarded;
   private anyTombstones;
   private mode: keyof Rewards;
-  private score: LinkScore | undefined;
-  private learn: ((page: FrontierPage, reward: number) => void) | undefined;
+  private order: LinkOrder | undefined;
   /** The external URLs and hosts the store holds, per site and in all (see known-external.ts). */
   known: KnownExternal;
 
@@ -110,9 +129,9 @@ export class PullWriter {
         guard ? `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)` : 'WHERE true';
       return {
         insertPage: insertPage(notDeleted('internal')),
-        insertScored: db.prepare(
-          `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at, priority, anchor)
-           SELECT @site, @key, @dir, @fp, @url, @level, @on, @at, @priority, @anchor ${notDeleted('internal')}`,
+        insertOrdered: db.prepare(
+          `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at, priority, anchor, cues, cash, inherit, dist, inlinks)
+           SELECT @site, @key, @dir, @fp, @url, @level, @on, @at, @priority, @anchor, @cues, @cash, @inherit, @dist, @inlinks ${notDeleted('internal')}`,
         ),
         heldPage: db.prepare(
           `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at, status, note)
@@ -147,6 +166,16 @@ export class PullWriter {
         .prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND instr(key, '?') > 0 AND key > ? AND key < ?`)
         .pluck(),
       skip: db.prepare(`UPDATE pages SET status = ?, note = ? WHERE id = ?`),
+      // Ordered crawls: a queued page's state, and what a newly fetched page linking to it changes.
+      pageState: db.prepare(
+        `SELECT id, level, status, cues, url, anchor, coalesce(cash, 0) AS cash, coalesce(inherit, 0) AS inherit,
+           coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`,
+      ),
+      updateOrdered: db.prepare(
+        `UPDATE pages SET cash = @cash, inherit = @inherit, dist = @dist, inlinks = @inlinks, priority = @priority,
+           found_on = CASE WHEN level > @level THEN @on ELSE found_on END, level = min(level, @level) WHERE id = @id`,
+      ),
+      spend: db.prepare(`UPDATE pages SET cash = 0 WHERE id = ?`),
       giveUp: db.prepare(`UPDATE sites SET unavailable = ? WHERE id = ? AND unavailable IS NULL`),
       setStatus: db.prepare(`UPDATE pages SET status = ? WHERE id = ?`),
       setFinal: db.prepare(
@@ -164,8 +193,7 @@ export class PullWriter {
       ),
     };
     this.mode = opts.reward ?? 'urls';
-    this.score = opts.score;
-    this.learn = opts.learn;
+    this.order = opts.order;
     this.known = new KnownExternal(db);
     this.plain = links(false);
     this.guarded = opts.allowReadd ? this.plain : links(true);
@@ -228,8 +256,8 @@ export class PullWriter {
         if (n.hostToStore) newHosts++;
       }
       const reward = rewards[this.mode];
-      this.learn?.(page, reward);
-      for (const l of r.links.internal) {
+      if (this.order) this.writeOrdered(r, contentId, level, reward, at, L);
+      else for (const l of r.links.internal) {
         const { dir, fp } = fingerprint(l.key);
         const seen = s.seenLevel.get(siteId, dir, fp) as number | null;
         // Stored already (most links are): only a shallower level changes anything.
@@ -241,7 +269,6 @@ export class PullWriter {
         }
         const hold = l.hold ?? this.queryTrap(siteId, l.key);
         if (hold) L.heldPage.run({ ...row, ...hold });
-        else if (this.score) L.insertScored.run({ ...row, priority: this.score(siteId, l.url, l.anchor ?? ''), anchor: l.anchor ?? null });
         else L.insertPage.run(row);
       }
       for (const b of r.links.bad) L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
@@ -256,6 +283,52 @@ export class PullWriter {
       s.site.run(reward, reward, level, r.unavailable, siteId);
       return { seq, reward, rewards, newUrls, newHosts };
     });
+  }
+
+  /**
+   * The internal links of a pulled page in an ordered crawl: each distinct target that is new or
+   * still queued gets its new state and priority from the order; the page's cash is spent.
+   */
+  private writeOrdered(r: PullResult, contentId: number, level: number, reward: number, at: string, L: PullWriter['plain']): void {
+    const s = this.s;
+    const { page } = r;
+    const siteId = page.siteId;
+    this.order!.learn(page, reward);
+    type Row = { id: number; level: number; status: string } & OrderState;
+    const targets: { l: FoundLinks['internal'][number]; dir: number; fp: bigint; row: Row | undefined }[] = [];
+    const seen = new Set<string>();
+    for (const l of r.links.internal) {
+      if (seen.has(l.key)) continue;
+      seen.add(l.key);
+      const { dir, fp } = fingerprint(l.key);
+      const row = s.pageState.get(siteId, dir, fp) as Row | undefined;
+      if (row ? row.status !== 'queued' || l.hold : false) continue;
+      if (!row) {
+        const hold = l.hold ?? this.queryTrap(siteId, l.key);
+        if (hold) {
+          L.heldPage.run({ site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at, ...hold });
+          continue;
+        }
+      }
+      targets.push({ l, dir, fp, row });
+    }
+    const scored = this.order!.children(
+      page,
+      reward,
+      targets.map(({ l, row }) => ({ url: l.url, anchor: l.anchor ?? '', cues: l.cues, known: row ?? null })),
+    );
+    targets.forEach(({ l, dir, fp, row }, i) => {
+      const { state, priority } = scored[i]!;
+      const { cash, inherit, dist, inlinks } = state;
+      if (row) s.updateOrdered.run({ cash, inherit, dist, inlinks, priority, level: level + 1, on: contentId, id: row.id });
+      else {
+        L.insertOrdered.run({
+          site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at,
+          priority, anchor: l.anchor ?? null, ...state, cues: state.cues || null,
+        });
+      }
+    });
+    s.spend.run(page.id);
   }
 
   /** A page that will not be fetched (robots.txt, a trap): no pull, no budget spent. */

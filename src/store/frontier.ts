@@ -1,3 +1,4 @@
+import type { OrderState } from './commit.js';
 import type { Db } from './db.js';
 
 export interface FrontierPage {
@@ -5,8 +6,9 @@ export interface FrontierPage {
   siteId: number;
   url: string;
   level: number;
-  /** anchor text of the link that queued it (best-first crawls only) */
+  /** anchor text of the link that queued it, and what the order keeps with it (ordered crawls only) */
   anchor?: string | null;
+  state?: OrderState;
 }
 
 /**
@@ -18,13 +20,16 @@ export class Frontier {
   private next;
 
   /**
-   * bestFirst: the eligible page (level <= maxLevel) of highest priority instead, ties in
-   * breadth-first order; pages_best (partial: queued pages with a priority) answers it.
+   * ordered: the eligible page (level <= maxLevel) of highest priority instead, ties in
+   * breadth-first order; pages_best (partial: queued pages with a priority) answers it. A start
+   * page holds the site's first cash (src/order/cash.ts).
    */
-  constructor(db: Db, bestFirst = false) {
+  constructor(db: Db, private ordered = false) {
     this.next = db.prepare(
-      bestFirst
-        ? `SELECT id, site_id AS siteId, url, level, anchor FROM pages
+      ordered
+        ? `SELECT id, site_id AS siteId, url, level, anchor, coalesce(cues, '') AS cues,
+             coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash, coalesce(inherit, 0) AS inherit,
+             coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks FROM pages
            WHERE site_id = ? AND status = 'queued' AND priority IS NOT NULL AND level <= ? ORDER BY priority DESC, level, id LIMIT 1`
         : `SELECT id, site_id AS siteId, url, level FROM pages
            WHERE site_id = ? AND status = 'queued' AND level <= ? ORDER BY level, id LIMIT 1`,
@@ -33,6 +38,9 @@ export class Frontier {
 
   /** The page to fetch next for a site, or undefined when the site is exhausted up to maxLevel. */
   nextPage(siteId: number, maxLevel: number): FrontierPage | undefined {
-    return this.next.get(siteId, maxLevel) as FrontierPage | undefined;
+    const row = this.next.get(siteId, maxLevel) as (FrontierPage & OrderState) | undefined;
+    if (!row || !this.ordered) return row;
+    const { cues, cash, inherit, dist, inlinks, ...page } = row;
+    return { ...page, state: { cues, cash, inherit, dist, inlinks } };
   }
 }

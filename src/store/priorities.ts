@@ -1,21 +1,25 @@
+import type { OrderState } from './commit.js';
 import type { Db } from './db.js';
 
-/** The prediction of a queued page from its URL and anchor text (src/order). */
-export type Predict = (siteId: number, url: string, anchor: string) => number;
+/** The priority of a queued page from what the order keeps with it (src/order). */
+export type Prioritize = (siteId: number, url: string, anchor: string, state: OrderState) => number;
 
 /**
  * Score a site's queued pages again with what the crawl has learned since they were found
- * (best-first). Pages that never had a priority (start pages, pages queued by a breadth-first
+ * (ordered crawls). Pages that never had a priority (start pages, pages queued by a breadth-first
  * run) get one; start pages come first. onlyUnscored: those alone (when a crawl starts: the others
  * keep the priorities an uninterrupted crawl would have given them, so a resume is exact).
  */
-export function rescoreQueued(db: Db, siteId: number, predict: Predict, onlyUnscored = false): void {
+export function rescoreQueued(db: Db, siteId: number, prioritize: Prioritize, onlyUnscored = false): void {
   const rows = db
-    .prepare(`SELECT id, url, anchor, level FROM pages WHERE site_id = ? AND status = 'queued' ${onlyUnscored ? 'AND priority IS NULL' : ''}`)
-    .raw()
-    .all(siteId) as [number, string, string | null, number][];
+    .prepare(
+      `SELECT id, url, anchor, level, coalesce(cues, '') AS cues, coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash,
+         coalesce(inherit, 0) AS inherit, coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks
+       FROM pages WHERE site_id = ? AND status = 'queued' ${onlyUnscored ? 'AND priority IS NULL' : ''}`,
+    )
+    .all(siteId) as ({ id: number; url: string; anchor: string | null; level: number } & OrderState)[];
   const set = db.prepare('UPDATE pages SET priority = ? WHERE id = ?');
   db.transaction(() => {
-    for (const [id, url, anchor, level] of rows) set.run(level === 0 ? Number.MAX_VALUE : predict(siteId, url, anchor ?? ''), id);
+    for (const { id, url, anchor, level, ...state } of rows) set.run(level === 0 ? Number.MAX_VALUE : prioritize(siteId, url, anchor ?? '', state), id);
   })();
 }

@@ -188,4 +188,14 @@ export const migrations: string[] = [
   ALTER TABLE pages ADD COLUMN anchor TEXT;              -- anchor text of the link that queued it
   CREATE INDEX pages_best ON pages (site_id, priority DESC, level, id) WHERE status = 'queued' AND priority IS NOT NULL;
   `,
+  // 7: ordered crawls keep with each queued page what the focused-crawling article's methods need
+  // (src/order): the cues of the link that queued it, OTIE cash, Shark-Search inheritance, the
+  // tunnel distance and how many fetched pages link to it (the template rule). NULL elsewhere.
+  `
+  ALTER TABLE pages ADD COLUMN cues TEXT;
+  ALTER TABLE pages ADD COLUMN cash REAL;
+  ALTER TABLE pages ADD COLUMN inherit REAL;
+  ALTER TABLE pages ADD COLUMN dist REAL;
+  ALTER TABLE pages ADD COLUMN inlinks INTEGER;
+  `,
 ];

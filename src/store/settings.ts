@@ -33,7 +33,7 @@ export interface Settings {
   'default-encoding': string; // when a page declares nothing and the bytes can't tell
   budget: number | null; // total pages for this database; null = until every site is exhausted
   policy: PolicyName;
-  order: 'bfs' | 'best-first'; // inside a site: breadth-first, or the page of highest predicted yield first
+  order: 'bfs' | 'best-first' | 'plain' | 'shark-search' | 'otie'; // inside a site (src/order/priority.ts)
   reward: RewardMode; // what a pull's reward counts: new external URLs, new outside hosts or (page, URL) pairs
   quantum: number; // round-robin, auto: pages per site per turn (q)
   step: number; // gittins, auto: batch size (n)
@@ -144,7 +144,7 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'default-encoding': text,
   budget: (key, v) => (v === 'none' ? null : int(1)(key, v)),
   policy: oneOf(...policyNames),
-  order: oneOf('bfs', 'best-first'),
+  order: oneOf('bfs', 'best-first', 'plain', 'shark-search', 'otie'),
   reward: oneOf(...rewardModes),
   quantum: int(1),
   step: int(1),
