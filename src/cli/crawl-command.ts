@@ -1,5 +1,6 @@
 import { ORDERS } from '../order/priority.js';
 import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { holdCrawlLock } from './crawl-lock.js';
 import { policyFromSettings } from '../bandit/from-settings.js';
@@ -15,6 +16,9 @@ interface CrawlFlags {
   policy?: string;
   reward?: string;
   order?: string;
+  focus?: string;
+  focusFile?: string;
+  focusThreshold?: string;
   quantum?: string;
   step?: string;
   warmup?: string;
@@ -35,6 +39,9 @@ export function crawlCommand(): Command {
     .option('--budget <pages>', "total pages for this database, saved ('none' = until every site is exhausted)")
     .addOption(new Option('--policy <name>', `site scheduler, saved (default ${defaults.policy})`).choices([...policyNames]))
     .addOption(new Option('--order <order>', `inside a site: bfs (breadth-first) or best-first (the page of highest predicted yield first, learned from the crawl); plain, shark-search and otie are the focused-crawling article's baselines, for comparison; saved (default ${defaults.order})`).choices([...ORDERS]))
+    .option('--focus <terms>', "topic-focused crawl: the topic's words (a TF-IDF vector); pages are scored by their similarity to it, saved ('none' ends it)")
+    .option('--focus-file <file>', 'topic-focused crawl: the topic from a text or HTML file (example pages), saved')
+    .option('--focus-threshold <x>', `a page is relevant from this cosine similarity to the topic on, saved (default ${defaults['focus-threshold']})`)
     .addOption(new Option('--reward <mode>', `what a pull earns, saved (default ${defaults.reward}): urls = external URLs new to the site, hosts = outside hosts new to the site, pairs = new (page, URL) pairs`).choices([...rewardModes]))
     .option('--quantum <pages>', `round-robin, auto: pages per site per turn, saved (default ${defaults.quantum})`)
     .option('--step <pages>', `gittins, auto: batch size n, saved (default ${defaults.step})`)
@@ -60,7 +67,9 @@ export function crawlCommand(): Command {
       const saved = {
         budget: flags.budget, policy: flags.policy, reward: flags.reward, order: flags.order, quantum: flags.quantum, step: flags.step,
         warmup: flags.warmup, explore: flags.explore, window: flags.window,
+        focus: flags.focusFile !== undefined ? focusFromFile(flags.focusFile) : flags.focus, 'focus-threshold': flags.focusThreshold,
       };
+      if (flags.focus !== undefined && flags.focusFile !== undefined) throw new UsageError('give --focus or --focus-file, not both');
       const check = (o: Record<string, string | undefined>) =>
         Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, parseSetting(k as keyof Settings, v!)] as const);
       const runValues = check(run);
@@ -91,6 +100,19 @@ export function crawlCommand(): Command {
         release();
       }
     });
+}
+
+/** The text of a topic file: an HTML page's markup, scripts and styles are left out. */
+function focusFromFile(file: string): string {
+  let s: string;
+  try {
+    s = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--focus-file: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const text = s.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 64 * 1024);
+  if (text === '') throw new UsageError(`--focus-file: ${file} has no text`);
+  return text;
 }
 
 /** curl-style host:port:addr (the port is accepted for curl compatibility; every port of host maps). */

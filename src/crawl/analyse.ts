@@ -4,12 +4,15 @@ import { decodeBytes, detectEncoding, type EncodingSource } from './decode.js';
 import { extractLinks } from './extract.js';
 import { resolveHref } from './url.js';
 import { joinCues, linkCues } from '../order/cues.js';
+import { termCounts } from '../focus/terms.js';
 
 /** What the crawl keeps of an analysed page: its encoding and its sorted links. */
 export interface PageLinks {
   encoding: string;
   encodingSource: EncodingSource;
   links: FoundLinks;
+  /** term counts of the title (twice) and the text (topic-focused crawls) */
+  terms?: Record<string, number>;
 }
 
 /**
@@ -18,14 +21,14 @@ export interface PageLinks {
  * tokenized as bytes and only what is kept is decoded (see extract.ts).
  */
 export function analysePage(
-  bytes: Uint8Array, pageUrl: string, contentType: string | null, site: SiteScope, defaultEncoding: string, context = false,
+  bytes: Uint8Array, pageUrl: string, contentType: string | null, site: SiteScope, defaultEncoding: string, context = false, text = false,
 ): PageLinks {
   const { encoding, source, start } = detectEncoding(bytes, contentType ?? undefined, defaultEncoding);
   const body = bytes.subarray(start);
   const found =
     encoding === 'utf-8'
-      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, context })
-      : extractLinks(decodeBytes(body, encoding), { context });
+      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, context, text })
+      : extractLinks(decodeBytes(body, encoding), { context, text });
   const baseUrl = found.base !== null ? resolveHref(found.base, pageUrl) : null;
   const base = baseUrl && /^https?:$/.test(baseUrl.protocol) ? baseUrl.href : pageUrl;
 
@@ -42,6 +45,7 @@ export function analysePage(
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });
   }
+  if (text) return { encoding, encodingSource: source, links, terms: termCounts(`${found.title} ${found.title} ${found.text}`) };
   return { encoding, encodingSource: source, links };
 }
 
@@ -53,8 +57,10 @@ export interface AnalyseJob {
   defaultEncoding: string;
   /** read each link's context too (ordered crawls) */
   context?: boolean;
+  /** read the page's title and text too (topic-focused crawls) */
+  text?: boolean;
 }
 
 export function analyseJob(job: AnalyseJob): PageLinks {
-  return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, job.context);
+  return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, job.context, job.text);
 }

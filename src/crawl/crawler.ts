@@ -17,6 +17,8 @@ import { failed, htmlBody, startPageProblem, toPullResult } from './pull-result.
 import { createAnalyser } from './analyser.js';
 import { DeadEnds, pullOutcome } from './dead-ends.js';
 import { CrawlOrder } from './link-order.js';
+import { Topic } from '../focus/topic.js';
+import { termCounts } from '../focus/terms.js';
 import { RESCORE_EVERY } from '../order/priority.js';
 import { rescoreQueued } from '../store/priorities.js';
 import { PolitenessWriter } from '../store/politeness.js';
@@ -95,7 +97,9 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const scopes = new Map<number, SiteScope>(
     [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
   );
-  const order = s.order === 'bfs' ? null : new CrawlOrder(s.order);
+  // A focused crawl scores every page against the topic, whatever the order (bfs too: its harvest rate is measured).
+  const topic = s.focus === null ? null : new Topic(termCounts(s.focus), s['focus-threshold']);
+  const order = s.order === 'bfs' && !topic ? null : new CrawlOrder(s.order, topic);
   const frontier = new Frontier(db, order !== null);
   const writer = new PullWriter(db, {
     allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward, order: order ?? undefined,
@@ -128,12 +132,12 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const rewards = new Map<number, number[]>([...sites.keys()].map((id) => [id, []]));
   const deadEnds = new DeadEnds(s['dead-end-after']);
   const rewardColumn = `coalesce(f.reward_${s.reward}, f.reward)`; // NULL: pulled before schema 5, under 'pairs'
-  const stored = db.prepare(`SELECT f.site_id, ${rewardColumn}, p.url, p.status, f.http_status, p.anchor, p.cues FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq`);
-  for (const [siteId, reward, url, status, http, anchor, cues] of stored.raw().iterate() as Iterable<[number, number, string, string, number | null, string | null, string | null]>) {
+  const stored = db.prepare(`SELECT f.site_id, ${rewardColumn}, p.url, p.status, f.http_status, p.anchor, p.cues, p.terms FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq`);
+  for (const [siteId, reward, url, status, http, anchor, cues, terms] of stored.raw().iterate() as Iterable<[number, number, string, string, number | null, string | null, string | null, string | null]>) {
     history.push(siteId);
     rewards.get(siteId)?.push(reward);
     deadEnds.record(siteId, url, pullOutcome(status, http));
-    order?.relearn(siteId, url, anchor, cues, reward);
+    order?.relearn(siteId, url, anchor, cues, reward, terms);
   }
   // Ordered crawls: queued pages without a priority (start pages, pages a breadth-first run
   // queued) get one; the others keep theirs, as an uninterrupted crawl would have.
@@ -253,7 +257,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       const f = await fetchPage(page.url, ctx);
       const body = htmlBody(f);
       const analysed = body
-        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], context: order !== null })
+        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], context: order !== null, text: topic !== null })
         : null;
       result = toPullResult(page, f, scope, s, analysed);
     } catch (err) {

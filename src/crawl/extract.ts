@@ -8,8 +8,8 @@ export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
  * before it in its block. A best-first crawl learns from them (src/order/cues.ts).
  */
 export interface RawLink { href: string; tag: LinkTag; text: string; rel: string; path?: string; around?: string }
-/** `title` only with the `context` option. */
-export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null; title?: string }
+/** `title` only with the `context` or `text` option, `text` only with `text`. */
+export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null; title?: string; text?: string }
 
 // Text here is not page text. Template content is inert (not in document.links), so its links are
 // skipped too. <noscript> text IS kept: a crawler runs no scripts, so it sees that content.
@@ -36,7 +36,18 @@ export interface ExtractOptions {
   utf8Bytes?: boolean;
   /** Also each link's tag path and preceding text, and the page's title (best-first crawls). */
   context?: boolean;
+  /**
+   * Also the page's title and its text without the navigation (topic-focused crawls): text inside
+   * nav, header, footer, aside and elements whose class or id names a menu, sidebar, header or
+   * footer is left out, as the focused-crawling article removes the parts all pages share.
+   */
+  text?: boolean;
 }
+
+/** Characters of page text kept (topic-focused crawls). */
+export const MAX_PAGE_TEXT = 64 * 1024;
+const NAV_ELEMENTS = new Set(['nav', 'header', 'footer', 'aside']);
+const NAV_NAMES = /(?:^|[-_\s])(?:nav|navbar|navigation|sidebar|sphinxsidebar|menu|footer|header|breadcrumbs?|related|toc)(?:$|[-_\s])/i;
 
 /** Characters of text before a link kept as its context. */
 const AROUND = 60;
@@ -56,7 +67,10 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   let refresh: string | null = null;
   let hidden = 0; // depth inside HIDDEN elements
   let anchor: { link: RawLink | null; text: string; alt: string } | null = null;
-  const context = opts.context ?? false;
+  const wantText = opts.text ?? false;
+  const context = (opts.context ?? false) || wantText;
+  const navAt: number[] = []; // stack depths where navigation elements opened (text only)
+  let body = '';
   const stack: string[] = []; // open elements, 'tag' or 'tag.class' (context only)
   let recent = ''; // text of the current block outside links (context only)
   let title: string | null = null; // null: not inside <title>
@@ -80,6 +94,8 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
           stack.push(cls ? `${name}.${cls}` : name);
           if (BREAKS.has(name)) recent = '';
           if (name === 'title' && !pageTitle) title = '';
+          if (wantText && (NAV_ELEMENTS.has(name) || NAV_NAMES.test(raw.class ?? '') || NAV_NAMES.test(raw.id ?? ''))) navAt.push(stack.length);
+          if (wantText && BREAKS.has(name) && body.length < MAX_PAGE_TEXT) body += ' ';
         }
         if (HIDDEN.has(name)) hidden++;
         if (hidden > 0) return;
@@ -124,9 +140,11 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
         if (title !== null) title = (title + text(chunk)).slice(0, 300);
         if (anchor && hidden === 0) anchor.text = append(anchor.text, text(chunk));
         else if (context && hidden === 0) recent = (recent + text(chunk)).replace(/\s+/g, ' ').slice(-AROUND * 2);
+        if (wantText && hidden === 0 && title === null && navAt.length === 0 && body.length < MAX_PAGE_TEXT) body += text(chunk);
       },
       onclosetag(name) {
         if (context) {
+          if (navAt.length > 0 && navAt.at(-1) === stack.length) navAt.pop();
           stack.pop();
           if (BREAKS.has(name)) recent = '';
           if (name === 'title' && title !== null) {
@@ -143,6 +161,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   );
   parser.end(html);
   endAnchor();
+  if (wantText) return { base, links, refresh, title: pageTitle, text: body.replace(/\s+/g, ' ').trim().slice(0, MAX_PAGE_TEXT) };
   return context ? { base, links, refresh, title: pageTitle } : { base, links, refresh };
 }
 

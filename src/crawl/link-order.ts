@@ -3,56 +3,77 @@ import type { LinkOrder, OrderedLink, OrderState } from '../store/commit.js';
 import { childStates } from '../order/children.js';
 import { joinCues, linkCues, splitCues } from '../order/cues.js';
 import { CueModel } from '../order/model.js';
-import { priorityOf, PROMOTE, type LinkState, type Order } from '../order/priority.js';
+import { focusedPriority, priorityOf, PROMOTE, type LinkState, type Order } from '../order/priority.js';
 import { yieldRelevance } from '../order/relevance.js';
 import { neighbourhood } from '../order/shark.js';
+import type { Topic } from '../focus/topic.js';
+import { stem } from '../focus/terms.js';
 
 /**
  * The crawl's side of an ordered crawl (src/order): one cue model learned from every pulled
  * page, the pulled page's links scored with it. A page queued by a breadth-first run has no
- * stored cues: its URL and anchor give them.
+ * stored cues: its URL and anchor give them. With a topic (`--focus`, src/focus) a page's
+ * relevance is its similarity to the topic and a link's neighbourhood the similarity of its
+ * words; without one both come from the yield of new external URLs.
  */
 export class CrawlOrder implements LinkOrder {
   readonly model = new CueModel();
 
-  constructor(readonly order: Exclude<Order, 'bfs'>) {}
+  constructor(
+    readonly order: Order,
+    readonly topic: Topic | null = null,
+  ) {}
 
   private cuesOf(url: string, anchor: string | null | undefined, cues: string | null | undefined): string[] {
     return cues ? splitCues(cues) : linkCues(url, anchor ?? '');
   }
 
-  learn(page: FrontierPage, reward: number): void {
+  learn(page: FrontierPage, reward: number, terms: Record<string, number> | undefined): number | null {
     this.model.learn(page.siteId, this.cuesOf(page.url, page.anchor, page.state?.cues), reward);
+    return this.topic ? this.topic.observe(terms ?? {}) : null;
   }
 
-  /** Learn a pull of an earlier run (a resumed crawl rebuilds the model from the pull log). */
-  relearn(siteId: number, url: string, anchor: string | null, cues: string | null, reward: number): void {
+  /** Learn a pull of an earlier run (a resumed crawl rebuilds the model and topic from the pull log). */
+  relearn(siteId: number, url: string, anchor: string | null, cues: string | null, reward: number, terms: string | null): void {
     this.model.learn(siteId, this.cuesOf(url, anchor, cues), reward);
+    this.topic?.observe(terms ? (JSON.parse(terms) as Record<string, number>) : {});
   }
 
-  children(page: FrontierPage, reward: number, links: OrderedLink[]): { state: OrderState; priority: number }[] {
+  /** A link's neighbourhood score in [0, 1): the words of its cues against the topic, or its predicted yield. */
+  private neighbourhood(siteId: number, cues: readonly string[]): number {
+    if (!this.topic) return neighbourhood(this.model.predict(siteId, cues), this.model.siteMean(siteId));
+    const counts: Record<string, number> = {};
+    for (const c of cues) if (!c.startsWith('p:')) counts[stem(c.slice(2))] = (counts[stem(c.slice(2))] ?? 0) + 1;
+    return this.topic.similarity(counts);
+  }
+
+  private priority(siteId: number, state: LinkState, sitePages: number): number {
+    return this.topic
+      ? focusedPriority(this.order, state, this.neighbourhood(siteId, state.cues))
+      : priorityOf(this.order, this.model, siteId, state, sitePages);
+  }
+
+  children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[] {
     const site = page.siteId;
-    const m = this.model;
-    const mean = m.siteMean(site);
     const parentState = page.state ?? { cues: '', cash: page.level === 0 ? 1 : 0, inherit: 0, dist: 0, inlinks: 0 };
-    const parent = { state: { ...parentState, cues: [] }, relevance: yieldRelevance(reward, mean) };
+    const parent = { state: { ...parentState, cues: [] }, relevance: relevance ?? yieldRelevance(reward, this.model.siteMean(site)) };
     const children = links.map((l) => {
       const cues = l.known ? this.cuesOf(l.url, l.anchor, l.known.cues) : this.cuesOf(l.url, l.anchor, l.cues);
       const known: LinkState | null = l.known ? { ...l.known, cues } : null;
-      return { cues, value: neighbourhood(m.predict(site, cues), mean), known };
+      return { cues, value: this.neighbourhood(site, cues), known };
     });
-    const pages = m.sitePages(site);
-    return childStates(parent, children, pages).map((state) => ({
+    const pages = this.model.sitePages(site);
+    return childStates(parent, children, pages, this.topic !== null && this.order === 'best-first').map((state) => ({
       state: { ...state, cues: joinCues(state.cues) },
-      priority: priorityOf(this.order, m, site, state, pages),
+      priority: this.priority(site, state, pages),
     }));
   }
 
   prioritize = (siteId: number, url: string, anchor: string, state: OrderState): number =>
-    priorityOf(this.order, this.model, siteId, { ...state, cues: this.cuesOf(url, anchor, state.cues) }, this.model.sitePages(siteId));
+    this.priority(siteId, { ...state, cues: this.cuesOf(url, anchor, state.cues) }, this.model.sitePages(siteId));
 
   /** A pull that paid far above its site's mean: its words just became worth following (re-score now). */
   surprise(siteId: number, reward: number): boolean {
-    return reward > PROMOTE * (this.model.siteMean(siteId) || Infinity);
+    return !this.topic && reward > PROMOTE * (this.model.siteMean(siteId) || Infinity);
   }
 }

@@ -63,6 +63,7 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   r.encoding = a.encoding;
   r.encodingSource = a.encodingSource;
   r.links = a.links;
+  if (a.terms) r.terms = a.terms;
   const found = a.links.internal.length + a.links.external.length + a.links.bad.length;
   if (found > s['max-links-per-page']) {
     r.note = `links-capped: ${s['max-links-per-page']} of ${found} kept`;

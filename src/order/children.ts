@@ -1,6 +1,6 @@
 import { splitCash } from './cash.js';
 import type { LinkState } from './priority.js';
-import { inherited } from './shark.js';
+import { inherited, potential } from './shark.js';
 import { templateWeight } from './template.js';
 import { childDistance } from './tunnel.js';
 
@@ -29,10 +29,11 @@ export const FLOOR = 0.05;
  * now: cash adds up, inheritance and distance take the max and the min. Pure: the same page and
  * links give the same states, so a resumed crawl computes what an uninterrupted one did.
  */
-export function childStates(parent: Parent, children: readonly Child[], sitePages: number): LinkState[] {
-  const weights = children.map((c) => (c.value + FLOOR) * templateWeight((c.known?.inlinks ?? 0) + 1, sitePages));
-  const shares = splitCash(parent.state.cash, weights);
+export function childStates(parent: Parent, children: readonly Child[], sitePages: number, byPotential = false): LinkState[] {
   const inherit = inherited(parent.relevance, parent.state.inherit);
+  // byPotential: the article's full method splits by Shark-Search potential, OTIE by the neighbourhood alone
+  const weights = children.map((c) => ((byPotential ? potential(inherit, c.value) : c.value) + FLOOR) * templateWeight((c.known?.inlinks ?? 0) + 1, sitePages));
+  const shares = splitCash(parent.state.cash, weights);
   const dist = childDistance(parent.state.dist, parent.relevance);
   return children.map((c, i) => {
     const k = c.known;

@@ -55,9 +55,30 @@ export function priorityOf(order: Order, model: CueModel, siteId: number, link: 
       return link.cash;
     case 'best-first': {
       const p = model.predict(siteId, link.cues);
-      if (p > PROMOTE * mean && !isTemplate(link.inlinks, sitePages)) return p;
-      return beyondCutoff(link.dist) ? -1 : 0;
+      if (p > PROMOTE * mean && (process.env.ABL?.includes('notemplate') || !isTemplate(link.inlinks, sitePages))) return p;
+      return !process.env.ABL?.includes('notunnel') && beyondCutoff(link.dist) ? -1 : 0;
     }
+  }
+}
+
+/**
+ * In a topic-focused crawl (`--focus`) the orders read the topic instead of the yield: `neigh` is
+ * the similarity of the link's words to the topic. `best-first` is then the article's method as
+ * written: OTIE cash, split by Shark-Search potential (children.ts), links past the tunnel cutoff
+ * after every other link of the site.
+ */
+export function focusedPriority(order: Order, link: LinkState, neigh: number): number {
+  switch (order) {
+    case 'bfs':
+      return 0;
+    case 'plain':
+      return neigh;
+    case 'shark-search':
+      return potential(link.inherit, neigh);
+    case 'otie':
+      return link.cash;
+    case 'best-first':
+      return beyondCutoff(link.dist) ? link.cash - 2 : link.cash;
   }
 }
 

@@ -89,6 +89,7 @@ export function renderReport(d: ReportData): string {
   <div class="card"><b>${num(t.external)}</b>(page, URL) pairs</div>
   <div class="card"><b>${num(t.internal)}</b>internal links</div>
   <div class="card"><b>${num(t.bad)}</b>bad links</div>
+  ${t.harvest_rate !== null ? `<div class="card"><b>${(100 * t.harvest_rate).toFixed(1)} %</b>harvest rate: ${num(t.relevant ?? 0)} pages relevant to the topic</div>` : ''}
 </div>
 
 <h2>Sites</h2>

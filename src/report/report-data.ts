@@ -26,6 +26,8 @@ export interface ReportData {
   totals: Status['totals'];
   /** what the harvest curves count: the crawl's reward mode */
   reward: Status['reward'];
+  /** the focused crawl's topic, null when not focused */
+  focus: Status['focus'];
   budget: number | null;
   period: { first: string | null; last: string | null };
   /** cumulative external links against pages fetched, whole database */
@@ -71,6 +73,7 @@ export function readReport(db: Db, o: { title: string; database: string; top: nu
     })),
     totals: status.totals,
     reward: status.reward,
+    focus: status.focus,
     budget: status.budget,
     period,
     harvest: total.curve,

@@ -49,6 +49,8 @@ export interface PullResult {
   ms: number;
   /** Requests repeated after transient failures (not counted against the budget). */
   retries: number;
+  /** Term counts of the page's title and text (topic-focused crawls). */
+  terms?: Record<string, number>;
   /** A limit that triggered on this page, e.g. 'links-capped: 10000 of 100000 kept'. */
   note: string | null;
   /** The site's start page failed: mark the whole site not-available with this reason. */
@@ -96,10 +98,13 @@ export interface OrderedLink {
 }
 
 export interface LinkOrder {
-  /** The pulled page gave `reward`: heard before its links are scored (the order learns from it). */
-  learn(page: FrontierPage, reward: number): void;
+  /**
+   * The pulled page gave `reward` (and in a focused crawl has these terms): heard before its links
+   * are scored (the order learns from it). Returns the page's relevance to store, or null.
+   */
+  learn(page: FrontierPage, reward: number, terms: Record<string, number> | undefined): number | null;
   /** The new state and priority of each distinct queued or new page the pulled page links to. */
-  children(page: FrontierPage, reward: number, links: OrderedLink[]): { state: OrderState; priority: number }[];
+  children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[];
 }
 
 /** Prepared statements for writing a pull; one instance per crawl. */
@@ -176,6 +181,8 @@ export class PullWriter {
            found_on = CASE WHEN level > @level THEN @on ELSE found_on END, level = min(level, @level) WHERE id = @id`,
       ),
       spend: db.prepare(`UPDATE pages SET cash = 0 WHERE id = ?`),
+      // Focused crawls: the pulled page's relevance, and its terms (a resumed crawl rebuilds the topic from them).
+      relevance: db.prepare(`UPDATE pages SET relevance = ?, terms = ? WHERE id = ?`),
       giveUp: db.prepare(`UPDATE sites SET unavailable = ? WHERE id = ? AND unavailable IS NULL`),
       setStatus: db.prepare(`UPDATE pages SET status = ? WHERE id = ?`),
       setFinal: db.prepare(
@@ -293,7 +300,8 @@ export class PullWriter {
     const s = this.s;
     const { page } = r;
     const siteId = page.siteId;
-    this.order!.learn(page, reward);
+    const relevance = this.order!.learn(page, reward, r.terms);
+    if (relevance !== null) s.relevance.run(relevance, r.terms ? JSON.stringify(r.terms) : null, page.id);
     type Row = { id: number; level: number; status: string } & OrderState;
     const targets: { l: FoundLinks['internal'][number]; dir: number; fp: bigint; row: Row | undefined }[] = [];
     const seen = new Set<string>();
@@ -315,6 +323,7 @@ export class PullWriter {
     const scored = this.order!.children(
       page,
       reward,
+      relevance,
       targets.map(({ l, row }) => ({ url: l.url, anchor: l.anchor ?? '', cues: l.cues, known: row ?? null })),
     );
     targets.forEach(({ l, dir, fp, row }, i) => {

@@ -190,12 +190,15 @@ export const migrations: string[] = [
   `,
   // 7: ordered crawls keep with each queued page what the focused-crawling article's methods need
   // (src/order): the cues of the link that queued it, OTIE cash, Shark-Search inheritance, the
-  // tunnel distance and how many fetched pages link to it (the template rule). NULL elsewhere.
+  // tunnel distance and how many fetched pages link to it (the template rule); topic-focused crawls
+  // (src/focus) each pulled page's relevance and terms. NULL elsewhere.
   `
   ALTER TABLE pages ADD COLUMN cues TEXT;
   ALTER TABLE pages ADD COLUMN cash REAL;
   ALTER TABLE pages ADD COLUMN inherit REAL;
   ALTER TABLE pages ADD COLUMN dist REAL;
   ALTER TABLE pages ADD COLUMN inlinks INTEGER;
+  ALTER TABLE pages ADD COLUMN relevance REAL;           -- topic-focused crawls: cosine similarity to the topic
+  ALTER TABLE pages ADD COLUMN terms TEXT;               -- and the page's term counts (JSON), to rebuild the topic
   `,
 ];

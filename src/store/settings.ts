@@ -34,6 +34,8 @@ export interface Settings {
   budget: number | null; // total pages for this database; null = until every site is exhausted
   policy: PolicyName;
   order: 'bfs' | 'best-first' | 'plain' | 'shark-search' | 'otie'; // inside a site (src/order/priority.ts)
+  focus: string | null; // topic-focused crawl: the topic's words or example text (src/focus); null = none
+  'focus-threshold': number; // a page is relevant to the topic from this cosine similarity on
   reward: RewardMode; // what a pull's reward counts: new external URLs, new outside hosts or (page, URL) pairs
   quantum: number; // round-robin, auto: pages per site per turn (q)
   step: number; // gittins, auto: batch size (n)
@@ -76,6 +78,8 @@ export const defaults: Settings = {
   budget: null,
   policy: 'rr-ucb',
   order: 'bfs',
+  focus: null,
+  'focus-threshold': 0.2,
   reward: 'urls',
   quantum: DEFAULTS.quantum,
   step: DEFAULTS.step,
@@ -145,6 +149,12 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   budget: (key, v) => (v === 'none' ? null : int(1)(key, v)),
   policy: oneOf(...policyNames),
   order: oneOf('bfs', 'best-first', 'plain', 'shark-search', 'otie'),
+  focus: (key, v) => (v.trim() === 'none' ? null : text(key, v)),
+  'focus-threshold': (key, v) => {
+    const n = positive(key, v);
+    if (n > 1) throw new UsageError(`${key} must be at most 1, got '${v}'`);
+    return n;
+  },
   reward: oneOf(...rewardModes),
   quantum: int(1),
   step: int(1),

@@ -31,6 +31,9 @@ export interface SiteStatus {
   external_urls: number;
   external_hosts: number;
   bad: number;
+  /** topic-focused crawls: fetched pages relevant to the topic, and their share of the pages fetched (null otherwise) */
+  relevant: number | null;
+  harvest_rate: number | null;
   /** the sum of its pulls' rewards under the database's reward mode */
   reward_sum: number;
   /** Politeness per host of the site: delay in force, robots.txt, back-off. */
@@ -40,7 +43,12 @@ export interface SiteStatus {
 export interface Status {
   sites: SiteStatus[];
   /** external_urls and external_hosts here are distinct over the whole database, not sums */
-  totals: { pages_fetched: number; frontier: number; internal: number; files: number; skipped: number; external: number; external_urls: number; external_hosts: number; bad: number };
+  totals: {
+    pages_fetched: number; frontier: number; internal: number; files: number; skipped: number; external: number; external_urls: number;
+    external_hosts: number; bad: number; relevant: number | null; harvest_rate: number | null;
+  };
+  /** the topic of a focused crawl (its text as given) and the relevance threshold; null when not focused */
+  focus: { topic: string; threshold: number } | null;
   /** what a pull's reward counts: urls | hosts | pairs */
   reward: RewardMode;
   budget: number | null;
@@ -60,6 +68,12 @@ export function readStatus(db: Db): Status {
   const skipped = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'skipped' GROUP BY site_id");
   const distinct = distinctExternalBySite(db);
   const frontier = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level <= ? GROUP BY site_id", maxLevel);
+  const focused = settings.focus !== null;
+  // Relevance is stored with the pulled page (link-order.ts); a page scored before the focus changed keeps its score.
+  const relevant = countBy(
+    'SELECT f.site_id, count(*) FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.relevance >= ? GROUP BY f.site_id',
+    settings['focus-threshold'],
+  );
   const beyond = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level > ? GROUP BY site_id", maxLevel);
 
   const hosts = readPoliteness(db);
@@ -88,6 +102,8 @@ export function readStatus(db: Db): Status {
       external_urls: distinct.get(s.id)?.urls ?? 0,
       external_hosts: distinct.get(s.id)?.hosts ?? 0,
       bad: bad.get(s.id) ?? 0,
+      relevant: focused ? (relevant.get(s.id) ?? 0) : null,
+      harvest_rate: focused ? rate(relevant.get(s.id) ?? 0, s.pulls) : null,
       reward_sum: s.rewardSum,
       politeness: hosts.filter((h) => siteIdentity(hostnameOf(h.host), settings.scope) === identity),
     };
@@ -100,13 +116,19 @@ export function readStatus(db: Db): Status {
     totals: {
       pages_fetched: sum('pages_fetched'), frontier: sum('frontier'), internal: sum('internal'), files: sum('files'), skipped: sum('skipped'),
       external: sum('external'), external_urls: all.urls, external_hosts: all.hosts, bad: sum('bad'),
+      relevant: focused ? sum('relevant') : null,
+      harvest_rate: focused ? rate(sum('relevant'), sum('pages_fetched')) : null,
     },
+    focus: focused ? { topic: settings.focus!, threshold: settings['focus-threshold'] } : null,
     reward: settings.reward,
     budget: settings.budget,
     budget_used: used,
     max_level: maxLevel,
   };
 }
+
+/** relevant / fetched, 4 decimals; null before any page. */
+const rate = (relevant: number, fetched: number): number | null => (fetched === 0 ? null : Math.round((relevant / fetched) * 10_000) / 10_000);
 
 /** 'host:port' → 'host' ('[::1]:80' → '[::1]'). */
 function hostnameOf(host: string): string {
