@@ -6,9 +6,13 @@
 //   node dist/scripts/replay-web.js order [--orders bfs,best-first,plain,shark-search,otie]
 //       crawl sets A, B and A+B with each --order (default policy, 5,000 pages, --concurrency 1) and
 //       print the site-new external URLs after 500 … 5,000 pages as % of the BFS oracle.
+//   node dist/scripts/replay-web.js focus [--orders ...] [--topics 0,1,2]
+//       topic-focused crawls of all 20 sites (round-robin over the sites, so only the order inside a
+//       site differs; 5,000 pages) for three topics the sites contain; harvest rate and target
+//       recall after 500 … 5,000 pages, by labels made independently of the crawler (labelFile).
 // REPLAY_ROOT (default ~/.cache/beebot-devweb) holds the sites; made by setup.sh when missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,11 +43,14 @@ function ensureSites(): { url: string; host: string; group: string }[] {
   return rows.filter((r) => r[1]?.startsWith('http')).map((r) => ({ host: r[0]!, url: r[1]!, group: r[2]! }));
 }
 
+// Port 0: the system picks a free port (random ones collided when two benches ran at once).
 async function startProxy(): Promise<{ port: number; child: ChildProcess }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [join(shared, 'serve.mjs'), '--root', root, '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((ok, fail) => {
-    child.stdout!.on('data', (d) => String(d).includes('proxy on') && ok());
+  const child = spawn(process.execPath, [join(shared, 'serve.mjs'), '--root', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((ok, fail) => {
+    child.stdout!.on('data', (d) => {
+      const m = /proxy on http:\/\/[^:]+:(\d+)\//.exec(String(d));
+      if (m) ok(Number(m[1]));
+    });
     child.on('exit', (code) => fail(new Error(`replay proxy exited ${code}`)));
   });
   return { port, child };
@@ -73,6 +80,50 @@ async function crawlReplay(db: string, crawlArgs: string[], groups?: string[]): 
     proxy.child.kill('SIGTERM');
   }
   return (performance.now() - t0) / 1000;
+}
+
+// Topics the replay sites contain, each with the phrase that labels a page relevant.
+const FOCUS_TOPICS: [string, RegExp][] = [
+  ['regular expressions', /regular expressions?/gi],
+  ['HTTP authentication', /(?:http|basic|digest) authentication/gi],
+  ['sparse matrices', /sparse matri(?:x|ces)/gi],
+];
+
+/** The file a replay URL is served from (serve.mjs: ROOT/hosts/HOST/PATH, a directory's index.html). */
+function fileOf(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  let p = join(root, 'hosts', u.hostname, decodeURIComponent(u.pathname));
+  if (existsSync(p) && statSync(p).isDirectory()) p = join(p, 'index.html');
+  return existsSync(p) ? p : null;
+}
+
+/** Labelled without beebot: the page's text, tags stripped by a regular expression, names the topic 3 times or more. */
+const labels = new Map<string, string>();
+function labelFile(file: string, re: RegExp): boolean {
+  let text = labels.get(file);
+  if (text === undefined) {
+    text = readFileSync(file, 'latin1').replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ');
+    labels.set(file, text);
+  }
+  return (text.match(re) ?? []).length >= 3;
+}
+
+/** The relevant pages among those measure.py's independent breadth-first walk (level <= 5) reaches. */
+function relevantSet(re: RegExp): Set<string> {
+  ensureSites();
+  const out = new Set<string>();
+  for (const f of readdirSync(join(root, 'pages'))) {
+    for (const row of readFileSync(join(root, 'pages', f), 'utf8').trim().split('\n').slice(1)) {
+      const file = fileOf(row.split('\t')[6] ?? '');
+      if (file && labelFile(file, re)) out.add(file);
+    }
+  }
+  return out;
 }
 
 const [mode = 'live', ...rest] = process.argv.slice(2);
@@ -133,6 +184,42 @@ try {
         }
       }
       console.log([order.padEnd(12), ...cells].join(''));
+    }
+  } else if (mode === 'focus') {
+    const orders = arg('--orders', 'bfs,best-first,plain,shark-search,otie').split(',');
+    const picked = arg('--topics', '0,1,2').split(',').map(Number);
+    const Ns = [500, 1000, 2000, 5000];
+    const budget = Math.max(...Ns);
+    console.log('topic-focused crawls of the 20 replay sites, round-robin over the sites, --concurrency 1, 5,000 pages');
+    console.log('relevant = the page text (tags stripped by a regular expression, not by beebot) names the topic 3 times or more;');
+    console.log('target recall = relevant pages fetched / relevant pages among those an independent level-5 BFS reaches (measure.py)');
+    for (const ti of picked) {
+      const [topic, re] = FOCUS_TOPICS[ti]!;
+      const known = relevantSet(re);
+      const header = ['order'.padEnd(14), ...Ns.map((N) => `harvest/${N}`.padStart(13)), ...Ns.map((N) => `recall/${N}`.padStart(12))].join('');
+      console.log(`\n"${topic}": ${known.size} relevant pages reachable`);
+      console.log(header);
+      for (const order of orders) {
+        const setDb = join(dir, `focus-${ti}-${order}.db`);
+        await crawlReplay(setDb, ['--order', order, '--focus', topic, '--policy', 'round-robin', '--concurrency', '1', '--budget', String(budget)]);
+        const d = new Database(setDb, { readonly: true });
+        const urls = d.prepare('SELECT coalesce(f.final_url, p.url) FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq').pluck().all() as string[];
+        d.close();
+        const seen = new Set<string>();
+        let hits = 0;
+        const harvest: string[] = [];
+        const recall: string[] = [];
+        urls.forEach((u, i) => {
+          const file = fileOf(u);
+          if (file && !seen.has(file) && known.has(file)) hits++;
+          if (file) seen.add(file);
+          if (Ns.includes(i + 1)) {
+            harvest.push(`${((100 * hits) / (i + 1)).toFixed(1)}`.padStart(13));
+            recall.push(`${((100 * hits) / known.size).toFixed(1)}`.padStart(12));
+          }
+        });
+        console.log([order.padEnd(14), ...harvest, ...recall].join(''));
+      }
     }
   } else {
     throw new Error(`unknown mode ${mode}: trace, live or order`);

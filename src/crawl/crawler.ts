@@ -257,7 +257,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       const f = await fetchPage(page.url, ctx);
       const body = htmlBody(f);
       const analysed = body
-        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], context: order !== null, text: topic !== null })
+        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], context: topic !== null, text: topic !== null })
         : null;
       result = toPullResult(page, f, scope, s, analysed);
     } catch (err) {

@@ -63,7 +63,8 @@ export class CrawlOrder implements LinkOrder {
       return { cues, value: this.neighbourhood(site, cues), known };
     });
     const pages = this.model.sitePages(site);
-    return childStates(parent, children, pages, this.topic !== null && this.order === 'best-first').map((state) => ({
+    const focused = this.topic !== null;
+    return childStates(parent, children, pages, focused && this.order === 'best-first', focused ? this.topic!.threshold : undefined).map((state) => ({
       state: { ...state, cues: joinCues(state.cues) },
       priority: this.priority(site, state, pages),
     }));

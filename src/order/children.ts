@@ -3,6 +3,7 @@ import type { LinkState } from './priority.js';
 import { inherited, potential } from './shark.js';
 import { templateWeight } from './template.js';
 import { childDistance } from './tunnel.js';
+import { RELEVANT } from './relevance.js';
 
 /** A fetched page, as its links see it. */
 export interface Parent {
@@ -29,12 +30,12 @@ export const FLOOR = 0.05;
  * now: cash adds up, inheritance and distance take the max and the min. Pure: the same page and
  * links give the same states, so a resumed crawl computes what an uninterrupted one did.
  */
-export function childStates(parent: Parent, children: readonly Child[], sitePages: number, byPotential = false): LinkState[] {
+export function childStates(parent: Parent, children: readonly Child[], sitePages: number, byPotential = false, relevant = RELEVANT): LinkState[] {
   const inherit = inherited(parent.relevance, parent.state.inherit);
   // byPotential: the article's full method splits by Shark-Search potential, OTIE by the neighbourhood alone
   const weights = children.map((c) => ((byPotential ? potential(inherit, c.value) : c.value) + FLOOR) * templateWeight((c.known?.inlinks ?? 0) + 1, sitePages));
   const shares = splitCash(parent.state.cash, weights);
-  const dist = childDistance(parent.state.dist, parent.relevance);
+  const dist = childDistance(parent.state.dist, parent.relevance, relevant);
   return children.map((c, i) => {
     const k = c.known;
     return k

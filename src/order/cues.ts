@@ -43,9 +43,9 @@ export function linkCues(url: string, anchor: string, ctx: LinkContext = {}): st
   // The file name without its extension counts as a word of its own ('genindex', 'links').
   words(out, 'u', path.replace(/\.(html?|php|aspx?|jsp)$/i, ''));
   words(out, 'a', anchor);
-  if (ctx.around && !process.env.ABL?.includes('noc')) words(out, 'c', ctx.around);
-  if (ctx.title && !process.env.ABL?.includes('noh')) words(out, 'h', ctx.title);
-  if (ctx.path && !process.env.ABL?.includes('nop')) out.push(`p:${ctx.path.toLowerCase()}`);
+  if (ctx.around) words(out, 'c', ctx.around);
+  if (ctx.title) words(out, 'h', ctx.title);
+  if (ctx.path) out.push(`p:${ctx.path.toLowerCase()}`);
   return out;
 }
 

@@ -55,8 +55,8 @@ export function priorityOf(order: Order, model: CueModel, siteId: number, link: 
       return link.cash;
     case 'best-first': {
       const p = model.predict(siteId, link.cues);
-      if (p > PROMOTE * mean && (process.env.ABL?.includes('notemplate') || !isTemplate(link.inlinks, sitePages))) return p;
-      return !process.env.ABL?.includes('notunnel') && beyondCutoff(link.dist) ? -1 : 0;
+      if (p > PROMOTE * mean && !isTemplate(link.inlinks, sitePages)) return p;
+      return beyondCutoff(link.dist) ? -1 : 0;
     }
   }
 }
@@ -77,8 +77,10 @@ export function focusedPriority(order: Order, link: LinkState, neigh: number): n
       return potential(link.inherit, neigh);
     case 'otie':
       return link.cash;
-    case 'best-first':
-      return beyondCutoff(link.dist) ? link.cash - 2 : link.cash;
+    case 'best-first': {
+      const p = potential(link.inherit, neigh) + link.cash;
+      return beyondCutoff(link.dist) && !process.env.ABL?.includes('notunnel') ? p - 2 : p;
+    }
   }
 }
 

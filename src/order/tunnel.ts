@@ -6,13 +6,14 @@ import { RELEVANT } from './relevance.js';
  * one more the less relevant the page was (a page of relevance 0 counts 2, one just below
  * RELEVANT nearly 1). Links past CUTOFF are deferred, not dropped: they are crawled after every
  * nearer page of the site. With CUTOFF 4 a hub behind two dull index pages is still in reach:
- * relevant → dull (0) → dull (2) → hub (4). Pure.
+ * relevant → dull (0) → dull (2) → hub (4). `relevant`: where relevance starts (RELEVANT, or a
+ * focused crawl's threshold). Pure.
  */
 export const CUTOFF = 4;
 
-export function childDistance(parentDistance: number, parentRelevance: number): number {
-  if (parentRelevance >= RELEVANT) return 0;
-  return parentDistance + 1 + (1 - parentRelevance / RELEVANT);
+export function childDistance(parentDistance: number, parentRelevance: number, relevant = RELEVANT): number {
+  if (parentRelevance >= relevant) return 0;
+  return parentDistance + 1 + (1 - parentRelevance / relevant);
 }
 
 export const beyondCutoff = (distance: number): boolean => distance > CUTOFF;
