@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { BeebotError } from '../errors.js';
 import { VERSION } from '../store/settings.js';
+import { checkCommand } from './check-command.js';
 import { configCommand } from './config-command.js';
 import { crawlCommand } from './crawl-command.js';
 import { exportCommand } from './export-command.js';
@@ -21,7 +22,7 @@ export function program(): Command {
     .addOption(new Option('--db <file>', 'database file').env('BEEBOT_DB').default('./beebot.db'))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, traceCommand, simulateCommand]) {
+  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand, traceCommand, simulateCommand]) {
     p.addCommand(make());
   }
   // Subcommands inherit: commander errors become exceptions, mapped to exit codes below.
