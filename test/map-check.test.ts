@@ -64,13 +64,13 @@ describe('the crawl stores the graph and the headers', () => {
   it('records the page facts of every fetch', () => {
     const rows = query<Record<string, string | number | null>>(
       db,
-      `SELECT p.url, f.http_status, f.content_type, f.content_length, f.last_modified, f.expires, f.etag, f.cache_control, f.content_language
+      `SELECT p.url, f.http_status, f.content_type, f.content_length, f.last_modified, f.expires, f.etag, f.cache_control, f.content_language, f.title
          FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq`,
     );
     const a = rows.find((r) => path(String(r.url)) === '/a')!;
     expect(a).toMatchObject({
       http_status: 200, content_type: 'text/html; charset=utf-8', last_modified: 'Tue, 03 Nov 2026 10:00:00 GMT',
-      expires: 'Wed, 04 Nov 2026 10:00:00 GMT', etag: '"A-1"', cache_control: 'max-age=3600', content_language: 'en',
+      expires: 'Wed, 04 Nov 2026 10:00:00 GMT', etag: '"A-1"', cache_control: 'max-age=3600', content_language: 'en', title: 'A',
     });
     expect(rows.find((r) => path(String(r.url)) === '/report')).toMatchObject({ http_status: 200, content_type: 'application/pdf', content_length: 5000 });
     expect(rows.find((r) => path(String(r.url)) === '/missing1')).toMatchObject({ http_status: 404, etag: null });
@@ -87,6 +87,9 @@ describe('beebot map', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(execFileSync('xmllint', ['--noout', '--schema', XSD, xml], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).toBe('');
     const text = readFileSync(xml, 'utf8');
+    // each fetched HTML page's <title>; the redirect target's comes from the pull that reached it
+    expect(text).toMatch(/<page id="\d+" url="[^"]+\/a" [^>]*>\s*<title>A<\/title>/);
+    expect(text).toMatch(/<page id="\d+" url="[^"]+\/moved" [^>]*>\s*<title>Moved<\/title>/);
     const pages = query<{ id: number }>(db, 'SELECT id FROM pages ORDER BY id').map((p) => p.id);
     const ids = [...text.matchAll(/<page id="(\d+)"/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
     expect(ids).toEqual(pages);

@@ -9,6 +9,8 @@ export interface PageLinks {
   encoding: string;
   encodingSource: EncodingSource;
   links: FoundLinks;
+  /** the page's <title> (see extract.ts) */
+  title?: string | null;
 }
 
 /**
@@ -34,7 +36,7 @@ export function analysePage(bytes: Uint8Array, pageUrl: string, contentType: str
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });
   }
-  return { encoding, encodingSource: source, links };
+  return { encoding, encodingSource: source, links, title: found.title };
 }
 
 export interface AnalyseJob {

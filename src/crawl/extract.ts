@@ -3,7 +3,8 @@ import { Parser } from 'htmlparser2';
 
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
 export interface RawLink { href: string; tag: LinkTag; text: string; rel: string }
-export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null }
+/** `title`: the first <title>'s text, whitespace collapsed, cut like anchor texts; null without one. */
+export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null; title: string | null }
 
 // Text here is not page text. Template content is inert (not in document.links), so its links are
 // skipped too. <noscript> text IS kept: a crawler runs no scripts, so it sees that content.
@@ -45,6 +46,10 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   let refresh: string | null = null;
   let hidden = 0; // depth inside HIDDEN elements
   let anchor: { link: RawLink | null; text: string; alt: string } | null = null;
+  // The page's title (the map shows it): the first <title> only, outside <svg> (whose <title> is a tooltip).
+  let title: string | null = null;
+  let inTitle = false;
+  let svg = 0;
 
   // Whitespace is collapsed as text arrives, and appending stops past the cap, so an unclosed
   // <a> costs at most maxText characters.
@@ -59,6 +64,11 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   const parser = new Parser(
     {
       onopentag(name, raw) {
+        if (name === 'svg') svg++;
+        else if (name === 'title' && title === null && svg === 0) {
+          inTitle = true;
+          title = '';
+        }
         if (HIDDEN.has(name)) hidden++;
         if (hidden > 0) return;
         if (anchor && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
@@ -95,9 +105,12 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
         }
       },
       ontext(chunk) {
+        if (inTitle) title = append(title!, text(chunk));
         if (anchor && hidden === 0) anchor.text = append(anchor.text, text(chunk));
       },
       onclosetag(name) {
+        if (name === 'title') inTitle = false;
+        else if (name === 'svg') svg = Math.max(0, svg - 1);
         if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
         else if (name === 'a' && hidden === 0) endAnchor();
         else if (anchor && hidden === 0 && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
@@ -107,7 +120,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   );
   parser.end(html);
   endAnchor();
-  return { base, links, refresh };
+  return { base, links, refresh, title: title === null ? null : cap((title as string).trim(), maxText) };
 }
 
 // The tags whose attributes are read.

@@ -64,6 +64,7 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   r.status = 'done';
   r.encoding = a.encoding;
   r.encodingSource = a.encodingSource;
+  r.title = a.title ?? null;
   r.links = a.links;
   const found = a.links.internal.length + a.links.external.length + a.links.bad.length;
   if (found > s['max-links-per-page']) {

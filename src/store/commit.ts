@@ -43,6 +43,8 @@ export interface PullResult {
   /** The Content-Length header, and the other headers the map reports; absent or null: unknown. */
   contentLength?: number | null;
   facts?: HeaderFacts | null;
+  /** An HTML page's <title>; absent or null: none. */
+  title?: string | null;
   encoding: string | null;
   encodingSource: string | null;
   error: string | null;
@@ -163,8 +165,8 @@ export class PullWriter {
       fetch: db.prepare(
         `INSERT INTO fetches (site_id, page_id, final_url, http_status, content_type, bytes, encoding,
            encoding_source, error, reward, ms, at, retries, note, reward_urls, reward_hosts, reward_pairs,
-           content_length, last_modified, expires, etag, cache_control, content_language)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           content_length, last_modified, expires, etag, cache_control, content_language, title)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
       site: db.prepare(
@@ -272,7 +274,7 @@ export class PullWriter {
         s.fetch.run(
           siteId, page.id, r.final?.url ?? null, r.httpStatus, r.contentType, r.bytes, r.encoding,
           r.encodingSource, r.error, reward, Math.round(r.ms), at, r.retries, r.note, rewards.urls, rewards.hosts, rewards.pairs,
-          r.contentLength ?? null, f?.lastModified ?? null, f?.expires ?? null, f?.etag ?? null, f?.cacheControl ?? null, f?.contentLanguage ?? null,
+          r.contentLength ?? null, f?.lastModified ?? null, f?.expires ?? null, f?.etag ?? null, f?.cacheControl ?? null, f?.contentLanguage ?? null, r.title ?? null,
         ).lastInsertRowid,
       );
       r.hops.forEach((h, n) => s.hop.run(seq, n, h.url, h.status, h.location));

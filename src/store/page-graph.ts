@@ -14,11 +14,11 @@ export function readPageGraph(db: Db, siteId: number): PageGraph {
   for (const p of db.prepare('SELECT id, url, status FROM pages WHERE site_id = ? ORDER BY id').all(siteId) as { id: number; url: string; status: string }[]) {
     nodes.set(p.id, { ...p, httpStatus: null, error: null, contentType: null, bytes: null, lastModified: null, title: null });
   }
-  type Pull = { page: number; http: number | null; first: number | null; error: string | null; type: string | null; bytes: number | null; modified: string | null };
+  type Pull = { page: number; http: number | null; first: number | null; error: string | null; type: string | null; bytes: number | null; modified: string | null; title: string | null };
   const pulls = db
     .prepare(
       `SELECT f.page_id AS page, f.http_status AS http, h.status AS first, f.error, f.content_type AS type,
-              coalesce(f.bytes, f.content_length) AS bytes, f.last_modified AS modified
+              coalesce(f.bytes, f.content_length) AS bytes, f.last_modified AS modified, f.title
          FROM fetches f LEFT JOIN hops h ON h.fetch_seq = f.seq AND h.n = 0
         WHERE f.site_id = ? ORDER BY f.seq`,
     )
@@ -39,6 +39,7 @@ export function readPageGraph(db: Db, siteId: number): PageGraph {
     n.contentType = f.type;
     n.bytes = f.bytes;
     n.lastModified = f.modified;
+    n.title = f.title;
   };
   for (const [id, f] of lastPull) {
     const n = nodes.get(id);

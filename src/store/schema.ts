@@ -208,6 +208,7 @@ export const migrations: string[] = [
   ALTER TABLE fetches ADD COLUMN etag TEXT;
   ALTER TABLE fetches ADD COLUMN cache_control TEXT;
   ALTER TABLE fetches ADD COLUMN content_language TEXT;
+  ALTER TABLE fetches ADD COLUMN title TEXT;              -- an HTML page's <title>
   CREATE TABLE url_checks (
     key        TEXT PRIMARY KEY,            -- external_links.key
     url        TEXT NOT NULL,               -- what was requested
