@@ -77,6 +77,24 @@ describe('the crawl stores the graph and the headers', () => {
   });
 });
 
+describe('deleting pages deletes their edges (edges has no foreign keys)', () => {
+  it('links delete internal and seeds remove leave no edge behind', async () => {
+    const file = join(tmp.dir, 'delete.db');
+    await crawl(file, '--max-level', '2');
+    const count = (sql: string) => (query<{ n: number }>(file, sql)[0]!).n;
+    const into = `SELECT count(*) AS n FROM edges e JOIN pages d ON d.id = e.dst WHERE d.url LIKE '%/g'`;
+    expect(count(into)).toBe(2); // /d and /e link /g, registered (level 3, not fetched)
+    let r = await beebot(['links', 'delete', 'internal', '--grep', '/g', '--yes'], { db: file });
+    expect(r.code, r.stderr).toBe(0);
+    expect(count(`SELECT count(*) AS n FROM pages WHERE url LIKE '%/g'`)).toBe(0);
+    expect(count(`SELECT count(*) AS n FROM edges WHERE dst NOT IN (SELECT id FROM pages)`)).toBe(0);
+    expect(count('SELECT count(*) AS n FROM edges')).toBeGreaterThan(10);
+    r = await beebot(['seeds', 'remove', 'ms', '--yes'], { db: file });
+    expect(r.code, r.stderr).toBe(0);
+    expect(count('SELECT count(*) AS n FROM edges')).toBe(0);
+  });
+});
+
 describe('beebot map', () => {
   type J = { id: number; url: string; depth: number; rank: number; kind: string; children: J[] };
   const tree = (p: J): TreeNode => ({ id: p.id, depth: p.depth, rank: p.rank, children: p.children.map(tree) });
