@@ -20,6 +20,14 @@ describe('extractLinks', () => {
     ]);
   });
 
+  it("keeps the first <title>'s text, not an <svg> tooltip's; decoded from UTF-8 bytes too", () => {
+    expect(extractLinks('<svg><title>icon</title></svg><title>\n  Caf&eacute;   menu </title><title>second</title>').title).toBe('Café menu');
+    const bytes = Buffer.from('<title>Привет &amp; мир</title>', 'utf8').toString('latin1');
+    expect(extractLinks(bytes, { utf8Bytes: true }).title).toBe('Привет & мир');
+    expect(extractLinks('<p>untitled</p>').title).toBeNull();
+    expect(extractLinks(`<title>${'x'.repeat(500)}</title>`, { maxText: 300 }).title).toHaveLength(300);
+  });
+
   it('takes the first <base href> only, raw', () => {
     expect(extractLinks('<base target=_top><base href="../b/"><base href="/c/">').base).toBe('../b/');
     expect(extractLinks('<p>no base</p>').base).toBeNull();

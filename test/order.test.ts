@@ -38,7 +38,7 @@ describe('link cues', () => {
     const { links, title } = extractLinks(html, { context: true });
     expect(title).toBe('Release notes');
     expect(links.map((l) => [l.path, l.around])).toEqual([['html>body>div.nav', ''], ['div.related>ul>li', 'See also:']]);
-    expect(linkCues('http://h.org/links', 'B', { path: links[1]!.path, around: links[1]!.around, title })).toEqual([
+    expect(linkCues('http://h.org/links', 'B', { path: links[1]!.path, around: links[1]!.around, title: title ?? undefined })).toEqual([
       'u:links', 'c:see', 'c:also', 'h:release', 'h:notes', 'p:div.related>ul>li',
     ]);
     // without the option nothing changes (breadth-first crawls pay nothing for it)

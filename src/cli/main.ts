@@ -1,11 +1,13 @@
 import { Command, CommanderError, Option } from 'commander';
 import { BeebotError } from '../errors.js';
 import { VERSION } from '../store/settings.js';
+import { checkCommand } from './check-command.js';
 import { configCommand } from './config-command.js';
 import { crawlCommand } from './crawl-command.js';
 import { exportCommand } from './export-command.js';
 import { hostsCommand } from './hosts-command.js';
 import { linksCommand } from './links-command.js';
+import { mapCommand } from './map-command.js';
 import { reportCommand } from './report-command.js';
 import { seedsCommand } from './seeds-command.js';
 import { simulateCommand } from './simulate-command.js';
@@ -20,7 +22,7 @@ export function program(): Command {
     .addOption(new Option('--db <file>', 'database file').env('BEEBOT_DB').default('./beebot.db'))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, traceCommand, simulateCommand]) {
+  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand, traceCommand, simulateCommand]) {
     p.addCommand(make());
   }
   // Subcommands inherit: commander errors become exceptions, mapped to exit codes below.

@@ -1,10 +1,10 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command } from 'commander';
-import { BeebotError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { readReport } from '../report/report-data.js';
 import { renderReport } from '../report/render-html.js';
 import { dbPath, withDb } from './context.js';
+import { writeWhole } from './write-file.js';
 
 export function reportCommand(): Command {
   return new Command('report')
@@ -21,14 +21,7 @@ export function reportCommand(): Command {
         renderReport(readReport(db, { title: flags.title, database: basename(dbPath(cmd)), top: Number(flags.top), now: new Date() })),
       );
       if (file === '-') return void process.stdout.write(html);
-      // The page is small (its curves are thinned to a fixed size): write it whole, beside the target, then rename.
-      const tmp = `${file}.part`;
-      try {
-        writeFileSync(tmp, html);
-        renameSync(tmp, file);
-      } catch {
-        rmSync(tmp, { force: true });
-        throw new BeebotError(`cannot write ${file}`);
-      }
+      // The page is small (its curves are thinned to a fixed size): write it whole.
+      writeWhole(file, html);
     });
 }

@@ -11,6 +11,8 @@ export interface PageLinks {
   encoding: string;
   encodingSource: EncodingSource;
   links: FoundLinks;
+  /** the page's <title> (see extract.ts) */
+  title?: string | null;
   /** term counts of the title (twice) and the text (topic-focused crawls) */
   terms?: Record<string, number>;
 }
@@ -39,14 +41,14 @@ export function analysePage(
     const c = classifyLink(l.href, base, site);
     if (c.kind === 'internal') {
       // An ordered crawl learns from the link's cues; they are made here, off the crawl's thread.
-      const cues = context ? joinCues(linkCues(c.url, l.text, { path: l.path, around: l.around, title: found.title })) : undefined;
+      const cues = context ? joinCues(linkCues(c.url, l.text, { path: l.path, around: l.around, title: found.title ?? undefined })) : undefined;
       links.internal.push(cues === undefined ? { url: c.url, key: c.key, anchor: l.text } : { url: c.url, key: c.key, anchor: l.text, cues });
     }
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });
   }
-  if (text) return { encoding, encodingSource: source, links, terms: termCounts(`${found.title} ${found.title} ${found.text}`) };
-  return { encoding, encodingSource: source, links };
+  if (text) return { encoding, encodingSource: source, links, title: found.title, terms: termCounts(`${found.title ?? ''} ${found.title ?? ''} ${found.text}`) };
+  return { encoding, encodingSource: source, links, title: found.title };
 }
 
 export interface AnalyseJob {

@@ -8,8 +8,11 @@ export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
  * before it in its block. A best-first crawl learns from them (src/order/cues.ts).
  */
 export interface RawLink { href: string; tag: LinkTag; text: string; rel: string; path?: string; around?: string }
-/** `title` only with the `context` or `text` option, `text` only with `text`. */
-export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null; title?: string; text?: string }
+/**
+ * `title`: the first <title>'s text, whitespace collapsed, cut like anchor texts; null without one.
+ * `text` only with the `text` option.
+ */
+export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null; title: string | null; text?: string }
 
 // Text here is not page text. Template content is inert (not in document.links), so its links are
 // skipped too. <noscript> text IS kept: a crawler runs no scripts, so it sees that content.
@@ -34,10 +37,10 @@ export interface ExtractOptions {
    * reference decoded into a byte string would be read as bytes again).
    */
   utf8Bytes?: boolean;
-  /** Also each link's tag path and preceding text, and the page's title (best-first crawls). */
+  /** Also each link's tag path and preceding text (topic-focused crawls). */
   context?: boolean;
   /**
-   * Also the page's title and its text without the navigation (topic-focused crawls): text inside
+   * Also the page's text without the navigation (topic-focused crawls): text inside
    * nav, header, footer, aside and elements whose class or id names a menu, sidebar, header or
    * footer is left out, as the focused-crawling article removes the parts all pages share.
    */
@@ -73,8 +76,10 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   let body = '';
   const stack: string[] = []; // open elements, 'tag' or 'tag.class' (context only)
   let recent = ''; // text of the current block outside links (context only)
-  let title: string | null = null; // null: not inside <title>
-  let pageTitle = '';
+  // The page's title (the map shows it): the first <title> only, outside <svg> (whose <title> is a tooltip).
+  let title: string | null = null;
+  let inTitle = false;
+  let svg = 0;
 
   // Whitespace is collapsed as text arrives, and appending stops past the cap, so an unclosed
   // <a> costs at most maxText characters.
@@ -93,9 +98,13 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
           const cls = raw.class?.trim().split(/\s+/, 1)[0];
           stack.push(cls ? `${name}.${cls}` : name);
           if (BREAKS.has(name)) recent = '';
-          if (name === 'title' && !pageTitle) title = '';
           if (wantText && (NAV_ELEMENTS.has(name) || NAV_NAMES.test(raw.class ?? '') || NAV_NAMES.test(raw.id ?? ''))) navAt.push(stack.length);
           if (wantText && BREAKS.has(name) && body.length < MAX_PAGE_TEXT) body += ' ';
+        }
+        if (name === 'svg') svg++;
+        else if (name === 'title' && title === null && svg === 0) {
+          inTitle = true;
+          title = '';
         }
         if (HIDDEN.has(name)) hidden++;
         if (hidden > 0) return;
@@ -137,21 +146,19 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
         }
       },
       ontext(chunk) {
-        if (title !== null) title = (title + text(chunk)).slice(0, 300);
+        if (inTitle) title = append(title!, text(chunk));
         if (anchor && hidden === 0) anchor.text = append(anchor.text, text(chunk));
         else if (context && hidden === 0) recent = (recent + text(chunk)).replace(/\s+/g, ' ').slice(-AROUND * 2);
-        if (wantText && hidden === 0 && title === null && navAt.length === 0 && body.length < MAX_PAGE_TEXT) body += text(chunk);
+        if (wantText && hidden === 0 && !inTitle && navAt.length === 0 && body.length < MAX_PAGE_TEXT) body += text(chunk);
       },
       onclosetag(name) {
         if (context) {
           if (navAt.length > 0 && navAt.at(-1) === stack.length) navAt.pop();
           stack.pop();
           if (BREAKS.has(name)) recent = '';
-          if (name === 'title' && title !== null) {
-            pageTitle = title.replace(/\s+/g, ' ').trim();
-            title = null;
-          }
         }
+        if (name === 'title') inTitle = false;
+        else if (name === 'svg') svg = Math.max(0, svg - 1);
         if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
         else if (name === 'a' && hidden === 0) endAnchor();
         else if (anchor && hidden === 0 && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
@@ -161,8 +168,9 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   );
   parser.end(html);
   endAnchor();
+  const pageTitle = title === null ? null : cap((title as string).trim(), maxText);
   if (wantText) return { base, links, refresh, title: pageTitle, text: body.replace(/\s+/g, ' ').trim().slice(0, MAX_PAGE_TEXT) };
-  return context ? { base, links, refresh, title: pageTitle } : { base, links, refresh };
+  return { base, links, refresh, title: pageTitle };
 }
 
 // The tags whose attributes are read.

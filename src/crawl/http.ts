@@ -11,7 +11,18 @@ export interface HttpResponse {
   contentLength: number | null;
   /** Retry-After as milliseconds from now (seconds or an HTTP date), or null. */
   retryAfterMs: number | null;
+  /** What the web-mapping article records of every page (kept per fetch, see commit.ts). */
+  facts: HeaderFacts;
   body: Buffer | null;
+}
+
+/** Response headers stored per fetch, as sent (null when absent). */
+export interface HeaderFacts {
+  lastModified: string | null;
+  expires: string | null;
+  etag: string | null;
+  cacheControl: string | null;
+  contentLanguage: string | null;
 }
 
 /** 'page': read HTML bodies only, fail past the cap. 'robots': read any 2xx body, cut it at the cap. */
@@ -91,7 +102,12 @@ export async function httpGet(dispatcher: Dispatcher, url: string, o: HttpOption
   const lengthHeader = header('content-length');
   const contentLength = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
   const out: HttpResponse = {
-    status: res.statusCode, contentType, location: header('location'), contentLength, retryAfterMs: parseRetryAfter(header('retry-after')), body: null,
+    status: res.statusCode, contentType, location: header('location'), contentLength, retryAfterMs: parseRetryAfter(header('retry-after')),
+    facts: {
+      lastModified: header('last-modified'), expires: header('expires'), etag: header('etag'),
+      cacheControl: header('cache-control'), contentLanguage: header('content-language'),
+    },
+    body: null,
   };
 
   const ok = res.statusCode >= 200 && res.statusCode < 300;

@@ -12,7 +12,7 @@ import { urlKey } from './url.js';
 /** A pull that produced nothing but an error. */
 export function failed(page: FrontierPage, error: string): PullResult {
   return {
-    page, final: null, status: 'error', httpStatus: null, contentType: null, bytes: null, encoding: null,
+    page, final: null, status: 'error', httpStatus: null, contentType: null, bytes: null, contentLength: null, facts: null, encoding: null,
     encodingSource: null, error, hops: [], links: { internal: [], external: [], bad: [] }, ms: 0, retries: 0, note: null, unavailable: null,
   };
 }
@@ -43,6 +43,8 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   r.httpStatus = res.status;
   r.contentType = res.contentType;
   r.bytes = res.body?.length ?? res.contentLength;
+  r.contentLength = res.contentLength;
+  r.facts = res.facts;
   if (f.offsite) {
     r.status = 'redirect';
     r.links.external.push({ url: f.offsite.url, key: f.offsite.key, host: f.offsite.host, anchor: '', rel: '', tag: 'redirect' });
@@ -62,6 +64,7 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   r.status = 'done';
   r.encoding = a.encoding;
   r.encodingSource = a.encodingSource;
+  r.title = a.title ?? null;
   r.links = a.links;
   if (a.terms) r.terms = a.terms;
   const found = a.links.internal.length + a.links.external.length + a.links.bad.length;

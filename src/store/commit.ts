@@ -1,4 +1,6 @@
 import type { Rewards } from '../bandit/reward.js';
+import type { HeaderFacts } from '../crawl/http.js';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { FrontierPage } from './frontier.js';
 import { fingerprint } from './fingerprint.js';
@@ -41,6 +43,11 @@ export interface PullResult {
   httpStatus: number | null;
   contentType: string | null;
   bytes: number | null;
+  /** The Content-Length header, and the other headers the map reports; absent or null: unknown. */
+  contentLength?: number | null;
+  facts?: HeaderFacts | null;
+  /** An HTML page's <title>; absent or null: none. */
+  title?: string | null;
   encoding: string | null;
   encodingSource: string | null;
   error: string | null;
@@ -163,7 +170,10 @@ export class PullWriter {
       // identity in its site is its fingerprint; this writer, the only one, keeps it unique.
       pageByFp: db.prepare(`SELECT id, level FROM pages WHERE site_id = @site AND dir = @dir AND fp = @fp`),
       // Positional: it runs for every internal link, and binding by name costs a third more.
-      seenLevel: db.prepare(`SELECT min(level) FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`).pluck(),
+      // pages_seen covers it (the id is the rowid): [id, level] without reading the table.
+      seen: db.prepare(`SELECT id, level FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`).raw(),
+      // The link graph (schema 7): each (page, page) pair once; the first link's anchor text.
+      edge: db.prepare(`INSERT OR IGNORE INTO edges (src, dst, anchor) VALUES (?, ?, ?)`),
       // A link found again nearer the start page moves its queued page up (lowest level wins).
       raise: db.prepare(`UPDATE pages SET level = @level, found_on = @on WHERE site_id = @site AND dir = @dir AND fp = @fp AND status = 'queued' AND level > @level`),
       // Every stored key of the path with some query string; pages_query (partial) answers it.
@@ -190,8 +200,9 @@ export class PullWriter {
       ),
       fetch: db.prepare(
         `INSERT INTO fetches (site_id, page_id, final_url, http_status, content_type, bytes, encoding,
-           encoding_source, error, reward, ms, at, retries, note, reward_urls, reward_hosts, reward_pairs)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           encoding_source, error, reward, ms, at, retries, note, reward_urls, reward_hosts, reward_pairs,
+           content_length, last_modified, expires, etag, cache_control, content_language, title)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
       site: db.prepare(
@@ -236,6 +247,7 @@ export class PullWriter {
         };
         if (target.id !== page.id) {
           s.setStatus.run('redirect', page.id);
+          s.edge.run(page.id, target.id, null);
           contentId = target.id;
           level = Math.min(target.level, page.level);
           s.setFinal.run(r.status, level, contentId);
@@ -263,27 +275,37 @@ export class PullWriter {
         if (n.hostToStore) newHosts++;
       }
       const reward = rewards[this.mode];
-      if (this.order) this.writeOrdered(r, contentId, level, reward, at, L);
+      // A page links most targets many times (menus, footers): one edge per target, written
+      // after the loop in multi-row statements (one call per 64 edges, not per edge).
+      const linked = new Map<number, string>();
+      const edge = (dst: number, anchor: string | undefined) => {
+        if (!linked.has(dst)) linked.set(dst, anchor ?? '');
+      };
+      if (this.order) this.writeOrdered(r, contentId, level, reward, at, L, edge);
       else for (const l of r.links.internal) {
         const { dir, fp } = fingerprint(l.key);
-        const seen = s.seenLevel.get(siteId, dir, fp) as number | null;
-        // Stored already (most links are): only a shallower level changes anything.
-        if (seen !== null && (seen <= level + 1 || l.hold)) continue;
-        const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
-        if (seen !== null) {
-          s.raise.run(row);
+        const seen = s.seen.get(siteId, dir, fp) as [number, number] | undefined;
+        if (seen) {
+          edge(seen[0], l.anchor);
+          // Stored already (most links are): only a shallower level changes anything.
+          if (seen[1] > level + 1 && !l.hold) s.raise.run({ site: siteId, dir, fp, level: level + 1, on: contentId });
           continue;
         }
+        const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
         const hold = l.hold ?? this.queryTrap(siteId, l.key);
-        if (hold) L.heldPage.run({ ...row, ...hold });
-        else L.insertPage.run(row);
+        const ins = hold ? L.heldPage.run({ ...row, ...hold }) : L.insertPage.run(row);
+        // No row when a user deleted the link (a tombstone): then no edge either.
+        if (ins.changes > 0) edge(Number(ins.lastInsertRowid), l.anchor);
       }
+      this.writeEdges(contentId, linked);
       for (const b of r.links.bad) L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
 
+      const f = r.facts;
       const seq = Number(
         s.fetch.run(
           siteId, page.id, r.final?.url ?? null, r.httpStatus, r.contentType, r.bytes, r.encoding,
           r.encodingSource, r.error, reward, Math.round(r.ms), at, r.retries, r.note, rewards.urls, rewards.hosts, rewards.pairs,
+          r.contentLength ?? null, f?.lastModified ?? null, f?.expires ?? null, f?.etag ?? null, f?.cacheControl ?? null, f?.contentLanguage ?? null, r.title ?? null,
         ).lastInsertRowid,
       );
       r.hops.forEach((h, n) => s.hop.run(seq, n, h.url, h.status, h.location));
@@ -296,7 +318,10 @@ export class PullWriter {
    * The internal links of a pulled page in an ordered crawl: each distinct target that is new or
    * still queued gets its new state and priority from the order; the page's cash is spent.
    */
-  private writeOrdered(r: PullResult, contentId: number, level: number, reward: number, at: string, L: PullWriter['plain']): void {
+  private writeOrdered(
+    r: PullResult, contentId: number, level: number, reward: number, at: string, L: PullWriter['plain'],
+    edge: (dst: number, anchor: string | undefined) => void,
+  ): void {
     const s = this.s;
     const { page } = r;
     const siteId = page.siteId;
@@ -310,11 +335,13 @@ export class PullWriter {
       seen.add(l.key);
       const { dir, fp } = fingerprint(l.key);
       const row = s.pageState.get(siteId, dir, fp) as Row | undefined;
+      if (row) edge(row.id, l.anchor);
       if (row ? row.status !== 'queued' || l.hold : false) continue;
       if (!row) {
         const hold = l.hold ?? this.queryTrap(siteId, l.key);
         if (hold) {
-          L.heldPage.run({ site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at, ...hold });
+          const ins = L.heldPage.run({ site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at, ...hold });
+          if (ins.changes > 0) edge(Number(ins.lastInsertRowid), l.anchor);
           continue;
         }
       }
@@ -331,13 +358,37 @@ export class PullWriter {
       const { cash, inherit, dist, inlinks } = state;
       if (row) s.updateOrdered.run({ cash, inherit, dist, inlinks, priority, level: level + 1, on: contentId, id: row.id });
       else {
-        L.insertOrdered.run({
+        const ins = L.insertOrdered.run({
           site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at,
           priority, anchor: l.anchor ?? null, ...state, cues: state.cues || null,
         });
+        if (ins.changes > 0) edge(Number(ins.lastInsertRowid), l.anchor);
       }
     });
     s.spend.run(page.id);
+  }
+
+  private edgeStatements = new Map<number, Statement>();
+
+  /** A page's edges, 64 rows per statement: per-row calls were most of what the edges cost. */
+  private writeEdges(src: number, linked: Map<number, string>): void {
+    const EDGE_BATCH = 64;
+    const args: (number | string)[] = [];
+    const flush = () => {
+      const rows = args.length / 3;
+      let st = this.edgeStatements.get(rows);
+      if (!st) {
+        st = this.db.prepare(`INSERT OR IGNORE INTO edges (src, dst, anchor) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')}`);
+        this.edgeStatements.set(rows, st);
+      }
+      st.run(args);
+      args.length = 0;
+    };
+    for (const [dst, anchor] of linked) {
+      args.push(src, dst, anchor);
+      if (args.length === EDGE_BATCH * 3) flush();
+    }
+    if (args.length) flush();
   }
 
   /** A page that will not be fetched (robots.txt, a trap): no pull, no budget spent. */

@@ -31,6 +31,9 @@ export function deleteLinks(db: Db, kind: LinkKind, f: LinkFilter, now: Date = n
       `INSERT OR IGNORE INTO deleted_links (site_id, kind, key, deleted_at)
        SELECT ${t.fields.site}, '${kind}', ${t.key}, @deletedAt FROM ${t.from} ${where}`,
     ).run({ ...params, deletedAt: now.toISOString() });
+    // Deletable pages are unfetched: links point at them, none leave them. edges has no index on
+    // dst (it would slow every crawl), so this scans it once per delete.
+    if (kind === 'internal') db.prepare(`DELETE FROM edges WHERE dst IN (SELECT ${t.id} FROM ${t.from} ${where})`).run(params);
     return db.prepare(`DELETE FROM ${table} WHERE id IN (SELECT ${t.id} FROM ${t.from} ${where})`).run(params).changes;
     // IMMEDIATE: take the write lock first, waiting for a running crawl's group to commit. A
     // deferred transaction reads first, and when the crawl commits while it waits for the lock its

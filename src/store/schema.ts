@@ -201,4 +201,35 @@ export const migrations: string[] = [
   ALTER TABLE pages ADD COLUMN relevance REAL;           -- topic-focused crawls: cosine similarity to the topic
   ALTER TABLE pages ADD COLUMN terms TEXT;               -- and the page's term counts (JSON), to rebuild the topic
   `,
+  // 8: the site's link graph and page facts (issue 13, the web-mapping article). `edges` keeps every
+  // internal link once per (page, page) pair by page id: compact, and written in the page's own
+  // savepoint. No foreign keys and no index on dst: each would cost the crawl a B-tree lookup per
+  // link; readers join to pages, and deleting pages deletes their edges (links.ts, sites.ts).
+  // Older crawls kept only each page's first "found on": that is the graph they get.
+  // `url_checks`: external URLs checked by `beebot check`, once per key, with when.
+  `
+  CREATE TABLE edges (
+    src    INTEGER NOT NULL,                -- pages.id of the linking page (its content page after an in-site redirect)
+    dst    INTEGER NOT NULL,                -- pages.id of the linked page
+    anchor TEXT,                            -- the first link's anchor text; NULL: src redirected to dst
+    PRIMARY KEY (src, dst)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO edges (src, dst, anchor) SELECT found_on, id, coalesce(anchor, '') FROM pages WHERE found_on IS NOT NULL;
+  ALTER TABLE fetches ADD COLUMN content_length INTEGER;  -- the Content-Length header (bytes is what was read)
+  ALTER TABLE fetches ADD COLUMN last_modified TEXT;
+  ALTER TABLE fetches ADD COLUMN expires TEXT;
+  ALTER TABLE fetches ADD COLUMN etag TEXT;
+  ALTER TABLE fetches ADD COLUMN cache_control TEXT;
+  ALTER TABLE fetches ADD COLUMN content_language TEXT;
+  ALTER TABLE fetches ADD COLUMN title TEXT;              -- an HTML page's <title>
+  CREATE TABLE url_checks (
+    key        TEXT PRIMARY KEY,            -- external_links.key
+    url        TEXT NOT NULL,               -- what was requested
+    method     TEXT NOT NULL,               -- HEAD, or GET when HEAD failed or was refused
+    status     INTEGER,                     -- final HTTP status after redirects; NULL on a network error
+    final_url  TEXT,
+    error      TEXT,
+    checked_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -1,0 +1,66 @@
+import { request, type Dispatcher } from 'undici';
+import type { HostGate } from '../crawl/host-gate.js';
+import type { HttpOptions } from '../crawl/http.js';
+
+/** What checking one external URL found. */
+export interface UrlCheck {
+  url: string;
+  /** HEAD, or GET when HEAD failed or was refused */
+  method: 'HEAD' | 'GET';
+  /** the final HTTP status after redirects; null after a network error */
+  status: number | null;
+  finalUrl: string | null;
+  error: string | null;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 10;
+
+/** A broken answer: 4xx/5xx or no answer at all (the article's invalid external URL). */
+export const isBroken = (c: { status: number | null; error: string | null }): boolean => c.error !== null || c.status === null || c.status >= 400;
+
+/**
+ * Check one URL: HEAD, following redirects; when HEAD fails, or the server refuses it (405, 501,
+ * and some answer HEAD with 4xx/5xx while GET works), GET once more and keep that answer. Every
+ * request waits its turn at the host's gate (one at a time per host, the crawl's delay).
+ */
+export async function checkUrl(url: string, d: Dispatcher, http: HttpOptions, gate: HostGate, signal: AbortSignal): Promise<UrlCheck> {
+  const head = await follow('HEAD', url, d, http, gate, signal);
+  if (!isBroken(head)) return head;
+  // What a browser would get is the answer that counts.
+  return follow('GET', url, d, http, gate, signal);
+}
+
+async function follow(method: 'HEAD' | 'GET', url: string, d: Dispatcher, http: HttpOptions, gate: HostGate, signal: AbortSignal): Promise<UrlCheck> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    let status: number;
+    let location: string | null = null;
+    try {
+      const host = new URL(current).host;
+      ({ status, location } = await gate.run(host, signal, async () => {
+        const res = await request(current, {
+          dispatcher: d,
+          method,
+          signal: AbortSignal.any([signal, AbortSignal.timeout(http.headersTimeout + http.connectTimeout)]),
+          headers: { 'user-agent': http.userAgent, accept: '*/*' },
+        });
+        // Only the status matters: never read a body.
+        await res.body.dump().catch(() => undefined);
+        const loc = res.headers.location;
+        return { status: res.statusCode, location: Array.isArray(loc) ? (loc[0] ?? null) : (loc ?? null) };
+      }));
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const e = err as { code?: string; cause?: { code?: string }; message?: string };
+      return { url, method, status: null, finalUrl: current, error: e.code ?? e.cause?.code ?? e.message ?? String(err) };
+    }
+    if (!REDIRECTS.has(status) || location === null) return { url, method, status, finalUrl: current, error: null };
+    if (hop >= MAX_REDIRECTS) return { url, method, status, finalUrl: current, error: `too-many-redirects: more than ${MAX_REDIRECTS}` };
+    try {
+      current = new URL(location, current).href;
+    } catch {
+      return { url, method, status, finalUrl: current, error: `bad-redirect: ${location.slice(0, 200)}` };
+    }
+  }
+}

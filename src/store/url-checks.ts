@@ -1,0 +1,51 @@
+import type { UrlCheck } from '../check/check-url.js';
+import type { Db } from './db.js';
+
+/** One distinct external URL of a site, with every page linking it. */
+export interface SiteExternal {
+  key: string;
+  url: string;
+  linkedFrom: { url: string; anchor: string }[];
+}
+
+export interface CachedCheck extends UrlCheck {
+  key: string;
+  checkedAt: string;
+}
+
+/** The site's distinct external URLs (by key, first spelling), in the order first stored. */
+export function siteExternals(db: Db, siteId: number): SiteExternal[] {
+  const rows = db
+    .prepare(
+      `SELECT e.key, e.url, p.url AS page, e.anchor FROM external_links e JOIN pages p ON p.id = e.page_id
+        WHERE e.site_id = ? ORDER BY e.id`,
+    )
+    .all(siteId) as { key: string; url: string; page: string; anchor: string }[];
+  const by = new Map<string, SiteExternal>();
+  for (const r of rows) {
+    let x = by.get(r.key);
+    if (!x) by.set(r.key, (x = { key: r.key, url: r.url, linkedFrom: [] }));
+    x.linkedFrom.push({ url: r.page, anchor: r.anchor });
+  }
+  return [...by.values()];
+}
+
+/** Checks stored earlier, by key (url_checks, schema 7). */
+export function cachedChecks(db: Db, keys: readonly string[]): Map<string, CachedCheck> {
+  const get = db.prepare(
+    `SELECT key, url, method, status, final_url AS finalUrl, error, checked_at AS checkedAt FROM url_checks WHERE key = ?`,
+  );
+  const out = new Map<string, CachedCheck>();
+  for (const k of keys) {
+    const r = get.get(k) as CachedCheck | undefined;
+    if (r) out.set(k, r);
+  }
+  return out;
+}
+
+export function saveCheck(db: Db, c: CachedCheck): void {
+  db.prepare(
+    `INSERT OR REPLACE INTO url_checks (key, url, method, status, final_url, error, checked_at)
+     VALUES (@key, @url, @method, @status, @finalUrl, @error, @checkedAt)`,
+  ).run(c);
+}
