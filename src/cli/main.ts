@@ -6,6 +6,7 @@ import { crawlCommand } from './crawl-command.js';
 import { exportCommand } from './export-command.js';
 import { hostsCommand } from './hosts-command.js';
 import { linksCommand } from './links-command.js';
+import { paramsCommand } from './params-command.js';
 import { reportCommand } from './report-command.js';
 import { seedsCommand } from './seeds-command.js';
 import { simulateCommand } from './simulate-command.js';
@@ -20,7 +21,7 @@ export function program(): Command {
     .addOption(new Option('--db <file>', 'database file').env('BEEBOT_DB').default('./beebot.db'))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, traceCommand, simulateCommand]) {
+  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, paramsCommand, traceCommand, simulateCommand]) {
     p.addCommand(make());
   }
   // Subcommands inherit: commander errors become exceptions, mapped to exit codes below.

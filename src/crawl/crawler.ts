@@ -21,6 +21,7 @@ import { linkCues } from '../order/cues.js';
 import { linkPriority, PROMOTE, RESCORE_EVERY } from '../order/priority.js';
 import { rescoreQueued } from '../store/priorities.js';
 import { PolitenessWriter } from '../store/politeness.js';
+import { loadParamRules } from '../store/param-rules.js';
 
 
 export interface CrawlOptions {
@@ -96,6 +97,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const scopes = new Map<number, SiteScope>(
     [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
   );
+  const paramRules = loadParamRules(db); // sites without rules are absent: their links go untouched
   const bestFirst = s.order === 'best-first';
   const frontier = new Frontier(db, bestFirst);
   const model = new CueModel();
@@ -261,7 +263,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       const analysed = body
         ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'] })
         : null;
-      result = toPullResult(page, f, scope, s, analysed);
+      result = toPullResult(page, f, scope, s, analysed, paramRules.get(page.siteId));
     } catch (err) {
       if (o.signal.aborted) return false; // abandoned: the page stays queued and is fetched again on resume
       if (!signal.aborted) throw err;

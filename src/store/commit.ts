@@ -8,10 +8,13 @@ import { KnownExternal } from './known-external.js';
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
 /** Statuses of pages that are stored but never fetched. */
 export type SkipStatus = 'robots-denied' | 'trap' | 'file' | 'skipped';
-/** Why a found internal link is stored but never fetched: a crawler trap, or a file that is not a page. */
+/**
+ * Why a found internal link is stored but never fetched: a crawler trap, a file that is not a
+ * page, or a URL breaking its script's parameter rules (src/params).
+ */
 export interface Hold {
-  status: 'trap' | 'file';
-  /** the trap's name (see traps.ts) or the file's extension */
+  status: 'trap' | 'file' | 'ignored';
+  /** the trap's name (see traps.ts), the file's extension, or the parameter rule broken */
   note: string;
 }
 

@@ -188,4 +188,16 @@ export const migrations: string[] = [
   ALTER TABLE pages ADD COLUMN anchor TEXT;              -- anchor text of the link that queued it
   CREATE INDEX pages_best ON pages (site_id, priority DESC, level, id) WHERE status = 'queued' AND priority IS NOT NULL;
   `,
+  // 7: URL parameter rules per site and script path (src/params); a URL breaking them is stored
+  // as a page with status 'ignored'. arg: required-from's values as a JSON array, optional's default.
+  `
+  CREATE TABLE param_rules (
+    site_id INTEGER NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    path    TEXT NOT NULL,
+    param   TEXT NOT NULL,
+    kind    TEXT NOT NULL CHECK (kind IN ('required', 'required-from', 'optional', 'dropped')),
+    arg     TEXT,
+    PRIMARY KEY (site_id, path, param)
+  ) WITHOUT ROWID;
+  `,
 ];
