@@ -8,6 +8,7 @@ import { hostsCommand } from './hosts-command.js';
 import { linksCommand } from './links-command.js';
 import { paramsCommand } from './params-command.js';
 import { reportCommand } from './report-command.js';
+import { searchCommand } from './search-command.js';
 import { seedsCommand } from './seeds-command.js';
 import { simulateCommand } from './simulate-command.js';
 import { statusCommand } from './status-command.js';
@@ -21,7 +22,7 @@ export function program(): Command {
     .addOption(new Option('--db <file>', 'database file').env('BEEBOT_DB').default('./beebot.db'))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, paramsCommand, traceCommand, simulateCommand]) {
+  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, paramsCommand, searchCommand, traceCommand, simulateCommand]) {
     p.addCommand(make());
   }
   // Subcommands inherit: commander errors become exceptions, mapped to exit codes below.

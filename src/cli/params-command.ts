@@ -9,6 +9,7 @@ import { listParamRules, loadParamRules, removeParamRules, setParamRule } from '
 import { readSettings } from '../store/settings.js';
 import { listSites, resolveSiteRef, type Site } from '../store/sites.js';
 import { isTty, printJson, withDb } from './context.js';
+import { siteOption } from './filter-options.js';
 import { formatTable } from './table.js';
 
 export function paramsCommand(): Command {
@@ -32,7 +33,7 @@ export function paramsCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (opts: { site?: string; json?: boolean }, cmd: Command) => {
       await withDb(cmd, (db) => {
-        const rules = listParamRules(db, opts.site === undefined ? null : site(db, opts.site).id);
+        const rules = listParamRules(db, siteOption(db, opts.site));
         if (opts.json) {
           printJson(rules.map((r) => ({ site_id: r.siteId, path: r.path, param: r.param, rule: r.rule.kind, value: ruleArg(r.rule) })));
           return;

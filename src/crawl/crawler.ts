@@ -98,6 +98,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
   );
   const paramRules = loadParamRules(db); // sites without rules are absent: their links go untouched
+  const indexText = s['index-text'] === 'yes';
   const bestFirst = s.order === 'best-first';
   const frontier = new Frontier(db, bestFirst);
   const model = new CueModel();
@@ -106,6 +107,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward,
     score: bestFirst ? predict : undefined,
     learn: bestFirst ? (page, reward) => model.learn(page.siteId, linkCues(page.url, page.anchor ?? ''), reward) : undefined,
+    indexText,
   });
   const hostsLog = new PolitenessWriter(db);
   const http: HttpOptions = {
@@ -261,7 +263,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       const f = await fetchPage(page.url, ctx);
       const body = htmlBody(f);
       const analysed = body
-        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'] })
+        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], indexText })
         : null;
       result = toPullResult(page, f, scope, s, analysed, paramRules.get(page.siteId));
     } catch (err) {
@@ -338,6 +340,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   } finally {
     wake();
     writer.group.flush();
+    writer.text?.catchUp(); // anchors of links found after their page was indexed
     await Promise.all([dispatcher.close().catch(() => undefined), analyser.close()]);
   }
   if (o.signal.aborted) reason = 'interrupted';

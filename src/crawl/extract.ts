@@ -1,9 +1,16 @@
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
+import { PageTextCollector, type PageText } from './page-text.js';
 
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
 export interface RawLink { href: string; tag: LinkTag; text: string; rel: string }
-export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null }
+export interface Extracted {
+  base: string | null;
+  links: RawLink[];
+  refresh: string | null;
+  /** the page's text blocks, when asked for (ExtractOptions.text) */
+  text: PageText | null;
+}
 
 // Text here is not page text. Template content is inert (not in document.links), so its links are
 // skipped too. <noscript> text IS kept: a crawler runs no scripts, so it sees that content.
@@ -28,6 +35,8 @@ export interface ExtractOptions {
    * reference decoded into a byte string would be read as bytes again).
    */
   utf8Bytes?: boolean;
+  /** Also collect the page's text blocks for full-text search, the body cut to this many characters. */
+  text?: { maxBody: number };
 }
 
 /**
@@ -45,6 +54,8 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   let refresh: string | null = null;
   let hidden = 0; // depth inside HIDDEN elements
   let anchor: { link: RawLink | null; text: string; alt: string } | null = null;
+  // Only when asked: collecting text decodes every text chunk, which link extraction skips.
+  const blocks = opts.text ? new PageTextCollector(opts.text.maxBody) : null;
 
   // Whitespace is collapsed as text arrives, and appending stops past the cap, so an unclosed
   // <a> costs at most maxText characters.
@@ -61,6 +72,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
       onopentag(name, raw) {
         if (HIDDEN.has(name)) hidden++;
         if (hidden > 0) return;
+        blocks?.open(name, BREAKS.has(name));
         if (anchor && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
         if (!LINKED.has(name)) return;
         const attrs = bytes ? decodeAttributes(raw, attr) : raw;
@@ -95,11 +107,14 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
         }
       },
       ontext(chunk) {
-        if (anchor && hidden === 0) anchor.text = append(anchor.text, text(chunk));
+        if (hidden > 0) return;
+        if (anchor) anchor.text = append(anchor.text, text(chunk));
+        if (blocks?.wants()) blocks.add(text(chunk));
       },
       onclosetag(name) {
-        if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
-        else if (name === 'a' && hidden === 0) endAnchor();
+        if (HIDDEN.has(name)) return void (hidden = Math.max(0, hidden - 1));
+        if (hidden === 0) blocks?.close(name, BREAKS.has(name));
+        if (name === 'a' && hidden === 0) endAnchor();
         else if (anchor && hidden === 0 && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
       },
     },
@@ -107,7 +122,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   );
   parser.end(html);
   endAnchor();
-  return { base, links, refresh };
+  return { base, links, refresh, text: blocks?.result() ?? null };
 }
 
 // The tags whose attributes are read.

@@ -15,7 +15,7 @@ import type { SiteParamRules } from '../params/rules.js';
 export function failed(page: FrontierPage, error: string): PullResult {
   return {
     page, final: null, status: 'error', httpStatus: null, contentType: null, bytes: null, encoding: null,
-    encodingSource: null, error, hops: [], links: { internal: [], external: [], bad: [] }, ms: 0, retries: 0, note: null, unavailable: null,
+    encodingSource: null, error, hops: [], links: { internal: [], external: [], bad: [] }, text: null, ms: 0, retries: 0, note: null, unavailable: null,
   };
 }
 
@@ -71,6 +71,7 @@ export function toPullResult(
   r.encoding = a.encoding;
   r.encodingSource = a.encodingSource;
   r.links = a.links;
+  r.text = a.text;
   const found = a.links.internal.length + a.links.external.length + a.links.bad.length;
   if (found > s['max-links-per-page']) {
     r.note = `links-capped: ${s['max-links-per-page']} of ${found} kept`;

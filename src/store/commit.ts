@@ -4,6 +4,8 @@ import type { FrontierPage } from './frontier.js';
 import { fingerprint } from './fingerprint.js';
 import { GroupCommit } from './group-commit.js';
 import { KnownExternal } from './known-external.js';
+import type { PageText } from '../crawl/page-text.js';
+import { TextIndexWriter } from './text-index.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
 /** Statuses of pages that are stored but never fetched. */
@@ -46,6 +48,8 @@ export interface PullResult {
   error: string | null;
   hops: Hop[];
   links: FoundLinks;
+  /** the page's text blocks, when the crawl indexes text (setting index-text) */
+  text?: PageText | null;
   ms: number;
   /** Requests repeated after transient failures (not counted against the budget). */
   retries: number;
@@ -81,6 +85,8 @@ export interface PullWriterOptions {
    */
   score?: LinkScore;
   learn?: (page: FrontierPage, reward: number) => void;
+  /** Keep pages' text and the anchor texts of links to them in the full-text index (setting index-text). */
+  indexText?: boolean;
 }
 
 export type LinkScore = (siteId: number, url: string, anchor: string) => number;
@@ -99,6 +105,8 @@ export class PullWriter {
   private learn: ((page: FrontierPage, reward: number) => void) | undefined;
   /** The external URLs and hosts the store holds, per site and in all (see known-external.ts). */
   known: KnownExternal;
+  /** The full-text index, when the crawl keeps one. */
+  readonly text: TextIndexWriter | null;
 
   readonly group: GroupCommit;
 
@@ -170,6 +178,7 @@ export class PullWriter {
     this.score = opts.score;
     this.learn = opts.learn;
     this.known = new KnownExternal(db);
+    this.text = opts.indexText ? new TextIndexWriter(db) : null;
     this.plain = links(false);
     this.guarded = opts.allowReadd ? this.plain : links(true);
     this.anyTombstones = db.prepare('SELECT EXISTS (SELECT 1 FROM deleted_links)').pluck();
@@ -248,6 +257,15 @@ export class PullWriter {
         else L.insertPage.run(row);
       }
       for (const b of r.links.bad) L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
+      if (this.text) {
+        // After the pages are stored: a page new with this pull gets its words too.
+        for (const l of r.links.internal) {
+          if (!l.anchor) continue;
+          const { dir, fp } = fingerprint(l.key);
+          this.text.anchor(siteId, dir, fp, l.anchor);
+        }
+        if (r.text) this.text.index(contentId, r.text);
+      }
 
       const seq = Number(
         s.fetch.run(
