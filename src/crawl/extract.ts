@@ -108,8 +108,9 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
       },
       ontext(chunk) {
         if (hidden > 0) return;
-        if (anchor) anchor.text = append(anchor.text, text(chunk));
-        if (blocks?.wants()) blocks.add(text(chunk));
+        const wanted = blocks?.wants() ? text(chunk) : null;
+        if (anchor) anchor.text = append(anchor.text, wanted ?? text(chunk));
+        if (wanted !== null) blocks!.add(wanted);
       },
       onclosetag(name) {
         if (HIDDEN.has(name)) return void (hidden = Math.max(0, hidden - 1));
