@@ -49,8 +49,8 @@ describe('topic', () => {
     const html = `<html><head><title>Regex HOWTO</title><style>p{}</style></head><body>
       <nav><a href="/">Home</a> Soup</nav><div class="sphinxsidebar">Recipes</div><div id="main-menu">Menu</div>
       <div class="body"><h1>Regular expressions</h1><p>Patterns <b>match</b> text.</p></div><footer>Copyright</footer></body></html>`;
-    const { title, text } = extractLinks(html, { text: true });
-    expect([title, text]).toEqual(['Regex HOWTO', 'Regular expressions Patterns match text.']);
+    const { title, text } = extractLinks(html, { text: { maxBody: 1000 } });
+    expect([title, text]).toEqual(['Regex HOWTO', { title: 'Regex HOWTO', headings: 'Regular expressions', body: 'Patterns match text.' }]);
   });
 });
 

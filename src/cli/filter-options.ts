@@ -20,13 +20,15 @@ export function addFilterOptions(c: Command): Command {
 /** Resolve --site and check the other filters; usage errors before anything is read. */
 export function readFilter(db: Db, flags: FilterFlags & { site?: string }, kind: LinkKind | null): LinkFilter {
   const rest = parseLinkFilter(flags, kind, new Date());
-  let siteId: number | null = null;
-  if (flags.site !== undefined) {
-    const s = resolveSiteRef(db, flags.site);
-    if (!s) throw new UsageError(`no such site: '${flags.site}'`);
-    siteId = s.id;
-  }
-  return { siteId, ...rest };
+  return { siteId: siteOption(db, flags.site), ...rest };
+}
+
+/** A --site value (id, URL or short name) as a site id; null when not given. */
+export function siteOption(db: Db, ref: string | undefined): number | null {
+  if (ref === undefined) return null;
+  const s = resolveSiteRef(db, ref);
+  if (!s) throw new UsageError(`no such site: '${ref}'`);
+  return s.id;
 }
 
 export function parseLimit(v: string | undefined): number | null {

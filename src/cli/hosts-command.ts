@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { companionHosts, type HostLevel } from '../store/hosts.js';
-import { listSites, resolveSiteRef } from '../store/sites.js';
+import { listSites } from '../store/sites.js';
 import { isTty, withDb } from './context.js';
-import { parseLimit, TABLE_ROWS } from './filter-options.js';
+import { parseLimit, siteOption, TABLE_ROWS } from './filter-options.js';
 import { writeRows, type RowOutput } from './row-output.js';
 
 interface HostsFlags {
@@ -28,12 +28,7 @@ export function hostsCommand(): Command {
         throw new UsageError(`--min-sites must be an integer >= 0, got '${flags.minSites}'`);
       }
       await withDb(cmd, async (db) => {
-        let siteId: number | null = null;
-        if (flags.site !== undefined) {
-          const s = resolveSiteRef(db, flags.site);
-          if (!s) throw new UsageError(`no such site: '${flags.site}'`);
-          siteId = s.id;
-        }
+        const siteId = siteOption(db, flags.site);
         const out: RowOutput = { mode: flags.json ? 'json' : isTty() ? 'table' : 'tsv', raw: false };
         const rows = companionHosts(db, { by: flags.by, siteId, minSites: Number(flags.minSites ?? 0), limit });
         const shown = limit === null && out.mode === 'table' ? rows.slice(0, TABLE_ROWS) : rows;

@@ -8,7 +8,9 @@ import { exportCommand } from './export-command.js';
 import { hostsCommand } from './hosts-command.js';
 import { linksCommand } from './links-command.js';
 import { mapCommand } from './map-command.js';
+import { paramsCommand } from './params-command.js';
 import { reportCommand } from './report-command.js';
+import { searchCommand } from './search-command.js';
 import { seedsCommand } from './seeds-command.js';
 import { simulateCommand } from './simulate-command.js';
 import { statusCommand } from './status-command.js';
@@ -22,7 +24,10 @@ export function program(): Command {
     .addOption(new Option('--db <file>', 'database file').env('BEEBOT_DB').default('./beebot.db'))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const make of [seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand, traceCommand, simulateCommand]) {
+  for (const make of [
+    seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand,
+    searchCommand, paramsCommand, traceCommand, simulateCommand,
+  ]) {
     p.addCommand(make());
   }
   // Subcommands inherit: commander errors become exceptions, mapped to exit codes below.

@@ -2,18 +2,21 @@ import type { FoundLinks } from '../store/commit.js';
 import { classifyLink, type SiteScope } from './classify.js';
 import { decodeBytes, detectEncoding, type EncodingSource } from './decode.js';
 import { extractLinks } from './extract.js';
+import { MAX_BODY_TEXT, type PageText } from './page-text.js';
 import { resolveHref } from './url.js';
 import { joinCues, linkCues } from '../order/cues.js';
 import { termCounts } from '../focus/terms.js';
 
-/** What the crawl keeps of an analysed page: its encoding and its sorted links. */
+/** What the crawl keeps of an analysed page: its encoding, its sorted links, and its text when indexed. */
 export interface PageLinks {
   encoding: string;
   encodingSource: EncodingSource;
   links: FoundLinks;
   /** the page's <title> (see extract.ts) */
-  title?: string | null;
-  /** term counts of the title (twice) and the text (topic-focused crawls) */
+  title: string | null;
+  /** its text blocks, when asked for (full-text search, topic-focused crawls) */
+  text: PageText | null;
+  /** term counts of its title (twice), headings and body (topic-focused crawls) */
   terms?: Record<string, number>;
 }
 
@@ -23,14 +26,17 @@ export interface PageLinks {
  * tokenized as bytes and only what is kept is decoded (see extract.ts).
  */
 export function analysePage(
-  bytes: Uint8Array, pageUrl: string, contentType: string | null, site: SiteScope, defaultEncoding: string, context = false, text = false,
+  bytes: Uint8Array, pageUrl: string, contentType: string | null, site: SiteScope, defaultEncoding: string,
+  want: { text?: boolean; context?: boolean; terms?: boolean } = {},
 ): PageLinks {
   const { encoding, source, start } = detectEncoding(bytes, contentType ?? undefined, defaultEncoding);
   const body = bytes.subarray(start);
+  const text = want.text || want.terms ? { maxBody: MAX_BODY_TEXT } : undefined;
+  const context = want.context ?? false;
   const found =
     encoding === 'utf-8'
-      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, context, text })
-      : extractLinks(decodeBytes(body, encoding), { context, text });
+      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, text, context })
+      : extractLinks(decodeBytes(body, encoding), { text, context });
   const baseUrl = found.base !== null ? resolveHref(found.base, pageUrl) : null;
   const base = baseUrl && /^https?:$/.test(baseUrl.protocol) ? baseUrl.href : pageUrl;
 
@@ -40,15 +46,20 @@ export function analysePage(
   for (const l of raw) {
     const c = classifyLink(l.href, base, site);
     if (c.kind === 'internal') {
-      // An ordered crawl learns from the link's cues; they are made here, off the crawl's thread.
+      // A focused crawl scores the link by its cues; they are made here, off the crawl's thread.
       const cues = context ? joinCues(linkCues(c.url, l.text, { path: l.path, around: l.around, title: found.title ?? undefined })) : undefined;
       links.internal.push(cues === undefined ? { url: c.url, key: c.key, anchor: l.text } : { url: c.url, key: c.key, anchor: l.text, cues });
     }
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });
   }
-  if (text) return { encoding, encodingSource: source, links, title: found.title, terms: termCounts(`${found.title ?? ''} ${found.title ?? ''} ${found.text}`) };
-  return { encoding, encodingSource: source, links, title: found.title };
+  const t = found.text;
+  const terms = want.terms && t ? termCounts(`${t.title} ${t.title} ${t.headings} ${t.body}`) : undefined;
+  return {
+    encoding, encodingSource: source, links, title: found.title,
+    text: want.text ? t : null, // only what the store indexes travels back from the worker
+    ...(terms ? { terms } : {}),
+  };
 }
 
 export interface AnalyseJob {
@@ -57,12 +68,12 @@ export interface AnalyseJob {
   contentType: string | null;
   scope: SiteScope;
   defaultEncoding: string;
-  /** read each link's context too (ordered crawls) */
-  context?: boolean;
-  /** read the page's title and text too (topic-focused crawls) */
-  text?: boolean;
+  /** collect the page's text blocks for full-text search (setting index-text) */
+  indexText?: boolean;
+  /** topic-focused crawls: each link's context and the page's term counts */
+  focus?: boolean;
 }
 
 export function analyseJob(job: AnalyseJob): PageLinks {
-  return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, job.context, job.text);
+  return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, context: job.focus, terms: job.focus });
 }

@@ -22,6 +22,7 @@ import { termCounts } from '../focus/terms.js';
 import { RESCORE_EVERY } from '../order/priority.js';
 import { rescoreQueued } from '../store/priorities.js';
 import { PolitenessWriter } from '../store/politeness.js';
+import { loadParamRules } from '../store/param-rules.js';
 
 
 export interface CrawlOptions {
@@ -97,12 +98,15 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const scopes = new Map<number, SiteScope>(
     [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
   );
+  const paramRules = loadParamRules(db); // sites without rules are absent: their links go untouched
+  const indexText = s['index-text'] === 'yes';
   // A focused crawl scores every page against the topic, whatever the order (bfs too: its harvest rate is measured).
   const topic = s.focus === null ? null : new Topic(termCounts(s.focus), s['focus-threshold']);
   const order = s.order === 'bfs' && !topic ? null : new CrawlOrder(s.order, topic);
   const frontier = new Frontier(db, order !== null);
   const writer = new PullWriter(db, {
     allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward, order: order ?? undefined,
+    indexText,
   });
   const hostsLog = new PolitenessWriter(db);
   const http: HttpOptions = {
@@ -257,9 +261,11 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       const f = await fetchPage(page.url, ctx);
       const body = htmlBody(f);
       const analysed = body
-        ? await analyser.analyse({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], context: topic !== null, text: topic !== null })
+        ? await analyser.analyse({
+            bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], indexText, focus: topic !== null,
+          })
         : null;
-      result = toPullResult(page, f, scope, s, analysed);
+      result = toPullResult(page, f, scope, s, analysed, paramRules.get(page.siteId));
     } catch (err) {
       if (o.signal.aborted) return false; // abandoned: the page stays queued and is fetched again on resume
       if (!signal.aborted) throw err;
@@ -334,6 +340,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   } finally {
     wake();
     writer.group.flush();
+    writer.text?.catchUp(); // anchors of links found after their page was indexed
     await Promise.all([dispatcher.close().catch(() => undefined), analyser.close()]);
   }
   if (o.signal.aborted) reason = 'interrupted';

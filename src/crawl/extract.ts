@@ -1,18 +1,23 @@
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
+import { PageTextCollector, type PageText } from './page-text.js';
 
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
 /**
  * `path` and `around` only with the `context` option: the link's place in the page (its three
  * nearest enclosing elements, each with its first class: 'div.related>ul>li') and the text just
- * before it in its block. A best-first crawl learns from them (src/order/cues.ts).
+ * before it in its block. Topic-focused crawls score links by them (src/order/cues.ts).
  */
 export interface RawLink { href: string; tag: LinkTag; text: string; rel: string; path?: string; around?: string }
-/**
- * `title`: the first <title>'s text, whitespace collapsed, cut like anchor texts; null without one.
- * `text` only with the `text` option.
- */
-export interface Extracted { base: string | null; links: RawLink[]; refresh: string | null; title: string | null; text?: string }
+export interface Extracted {
+  base: string | null;
+  links: RawLink[];
+  refresh: string | null;
+  /** the first <title>'s text, whitespace collapsed, cut like anchor texts; null without one */
+  title: string | null;
+  /** the page's text blocks without its navigation, when asked for (ExtractOptions.text) */
+  text: PageText | null;
+}
 
 // Text here is not page text. Template content is inert (not in document.links), so its links are
 // skipped too. <noscript> text IS kept: a crawler runs no scripts, so it sees that content.
@@ -37,18 +42,18 @@ export interface ExtractOptions {
    * reference decoded into a byte string would be read as bytes again).
    */
   utf8Bytes?: boolean;
-  /** Also each link's tag path and preceding text (topic-focused crawls). */
-  context?: boolean;
   /**
-   * Also the page's text without the navigation (topic-focused crawls): text inside
-   * nav, header, footer, aside and elements whose class or id names a menu, sidebar, header or
-   * footer is left out, as the focused-crawling article removes the parts all pages share.
+   * Also collect the page's text blocks (full-text search, topic-focused crawls), the body cut to
+   * this many characters. Navigation is left out — text inside nav, header, footer, aside and
+   * elements whose class or id names a menu, sidebar, header or footer — as the focused-crawling
+   * article removes the parts all pages of a site share: a search for 'download' should not
+   * find every page of a site whose menu says so.
    */
-  text?: boolean;
+  text?: { maxBody: number };
+  /** Also each link's tag path and the text before it (topic-focused crawls). */
+  context?: boolean;
 }
 
-/** Characters of page text kept (topic-focused crawls). */
-export const MAX_PAGE_TEXT = 64 * 1024;
 const NAV_ELEMENTS = new Set(['nav', 'header', 'footer', 'aside']);
 const NAV_NAMES = /(?:^|[-_\s])(?:nav|navbar|navigation|sidebar|sphinxsidebar|menu|footer|header|breadcrumbs?|related|toc)(?:$|[-_\s])/i;
 
@@ -70,12 +75,12 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   let refresh: string | null = null;
   let hidden = 0; // depth inside HIDDEN elements
   let anchor: { link: RawLink | null; text: string; alt: string } | null = null;
-  const wantText = opts.text ?? false;
-  const context = (opts.context ?? false) || wantText;
-  const navAt: number[] = []; // stack depths where navigation elements opened (text only)
-  let body = '';
+  // Only when asked: collecting text decodes every text chunk, which link extraction skips.
+  const blocks = opts.text ? new PageTextCollector(opts.text.maxBody) : null;
+  const context = opts.context ?? false;
   const stack: string[] = []; // open elements, 'tag' or 'tag.class' (context only)
   let recent = ''; // text of the current block outside links (context only)
+  let nav = 0; // > 0: depth inside a navigation element (text only)
   // The page's title (the map shows it): the first <title> only, outside <svg> (whose <title> is a tooltip).
   let title: string | null = null;
   let inTitle = false;
@@ -98,9 +103,8 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
           const cls = raw.class?.trim().split(/\s+/, 1)[0];
           stack.push(cls ? `${name}.${cls}` : name);
           if (BREAKS.has(name)) recent = '';
-          if (wantText && (NAV_ELEMENTS.has(name) || NAV_NAMES.test(raw.class ?? '') || NAV_NAMES.test(raw.id ?? ''))) navAt.push(stack.length);
-          if (wantText && BREAKS.has(name) && body.length < MAX_PAGE_TEXT) body += ' ';
         }
+        if (blocks && (nav > 0 || NAV_ELEMENTS.has(name) || NAV_NAMES.test(raw.class ?? '') || NAV_NAMES.test(raw.id ?? ''))) nav++;
         if (name === 'svg') svg++;
         else if (name === 'title' && title === null && svg === 0) {
           inTitle = true;
@@ -108,6 +112,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
         }
         if (HIDDEN.has(name)) hidden++;
         if (hidden > 0) return;
+        blocks?.open(name, BREAKS.has(name));
         if (anchor && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
         if (!LINKED.has(name)) return;
         const attrs = bytes ? decodeAttributes(raw, attr) : raw;
@@ -147,20 +152,23 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
       },
       ontext(chunk) {
         if (inTitle) title = append(title!, text(chunk));
-        if (anchor && hidden === 0) anchor.text = append(anchor.text, text(chunk));
-        else if (context && hidden === 0) recent = (recent + text(chunk)).replace(/\s+/g, ' ').slice(-AROUND * 2);
-        if (wantText && hidden === 0 && !inTitle && navAt.length === 0 && body.length < MAX_PAGE_TEXT) body += text(chunk);
+        if (hidden > 0) return;
+        const wanted = nav === 0 && blocks?.wants() ? text(chunk) : null;
+        if (anchor) anchor.text = append(anchor.text, wanted ?? text(chunk));
+        else if (context) recent = (recent + (wanted ?? text(chunk))).replace(/\s+/g, ' ').slice(-AROUND * 2);
+        if (wanted !== null) blocks!.add(wanted);
       },
       onclosetag(name) {
         if (context) {
-          if (navAt.length > 0 && navAt.at(-1) === stack.length) navAt.pop();
           stack.pop();
           if (BREAKS.has(name)) recent = '';
         }
+        if (nav > 0) nav--;
         if (name === 'title') inTitle = false;
         else if (name === 'svg') svg = Math.max(0, svg - 1);
-        if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
-        else if (name === 'a' && hidden === 0) endAnchor();
+        if (HIDDEN.has(name)) return void (hidden = Math.max(0, hidden - 1));
+        if (hidden === 0) blocks?.close(name, BREAKS.has(name));
+        if (name === 'a' && hidden === 0) endAnchor();
         else if (anchor && hidden === 0 && BREAKS.has(name)) anchor.text = append(anchor.text, ' ');
       },
     },
@@ -168,9 +176,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   );
   parser.end(html);
   endAnchor();
-  const pageTitle = title === null ? null : cap((title as string).trim(), maxText);
-  if (wantText) return { base, links, refresh, title: pageTitle, text: body.replace(/\s+/g, ' ').trim().slice(0, MAX_PAGE_TEXT) };
-  return { base, links, refresh, title: pageTitle };
+  return { base, links, refresh, title: title === null ? null : cap((title as string).trim(), maxText), text: blocks?.result() ?? null };
 }
 
 // The tags whose attributes are read.

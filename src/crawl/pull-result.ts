@@ -8,12 +8,14 @@ import { isHtmlType, looksLikeHtml } from './http.js';
 import { urlTrap } from './traps.js';
 import { skippedExtension } from './file-links.js';
 import { urlKey } from './url.js';
+import { canonicalLink } from '../params/canonical.js';
+import type { SiteParamRules } from '../params/rules.js';
 
 /** A pull that produced nothing but an error. */
 export function failed(page: FrontierPage, error: string): PullResult {
   return {
     page, final: null, status: 'error', httpStatus: null, contentType: null, bytes: null, contentLength: null, facts: null, encoding: null,
-    encodingSource: null, error, hops: [], links: { internal: [], external: [], bad: [] }, ms: 0, retries: 0, note: null, unavailable: null,
+    encodingSource: null, error, hops: [], links: { internal: [], external: [], bad: [] }, text: null, ms: 0, retries: 0, note: null, unavailable: null,
   };
 }
 
@@ -28,7 +30,9 @@ export function htmlBody(f: PageFetch): Uint8Array | null {
  * Turn what the network gave into what the store keeps (pure). `analysed` is the analysis of
  * htmlBody(f) (analyse.ts), run by the caller wherever it runs; null when htmlBody(f) is null.
  */
-export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope, s: Settings, analysed: PageLinks | null): PullResult {
+export function toPullResult(
+  page: FrontierPage, f: PageFetch, scope: SiteScope, s: Settings, analysed: PageLinks | null, params?: SiteParamRules,
+): PullResult {
   const r = failed(page, f.error ?? '');
   r.error = f.error;
   r.hops = f.hops;
@@ -36,8 +40,12 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   const res = f.response;
   // A fetch that failed on a later hop is the pulled page's failure, not the hop's.
   if (f.response && f.finalUrl !== page.url) {
-    const key = urlKey(new URL(f.finalUrl), scope.mode);
-    if (key !== urlKey(new URL(page.url), scope.mode)) r.final = { url: f.finalUrl, key };
+    const keyOf = (url: string): string => {
+      const c = params ? canonicalLink(url, params, scope.mode) : null;
+      return c?.kind === 'kept' ? c.key : urlKey(new URL(url), scope.mode);
+    };
+    const key = keyOf(f.finalUrl);
+    if (key !== keyOf(page.url)) r.final = { url: f.finalUrl, key };
   }
   if (!res) return r;
   r.httpStatus = res.status;
@@ -66,6 +74,7 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   r.encodingSource = a.encodingSource;
   r.title = a.title ?? null;
   r.links = a.links;
+  r.text = a.text;
   if (a.terms) r.terms = a.terms;
   const found = a.links.internal.length + a.links.external.length + a.links.bad.length;
   if (found > s['max-links-per-page']) {
@@ -78,6 +87,19 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   }
   const limits = { maxUrlLength: s['max-url-length'], maxPathDepth: s['max-path-depth'], maxRepeats: 3 };
   for (const l of r.links.internal) {
+    // Parameter rules first: a URL that names no content is ignored, one that does becomes its
+    // canonical spelling, which the trap and file checks then see. No rules: nothing to do.
+    if (params) {
+      const c = canonicalLink(l.url, params, scope.mode);
+      if (c?.kind === 'ignored') {
+        l.hold = { status: 'ignored', note: c.note };
+        continue;
+      }
+      if (c) {
+        l.url = c.url;
+        l.key = c.key;
+      }
+    }
     const trap = urlTrap(l.url, limits);
     if (trap) {
       l.hold = { status: 'trap', note: trap };

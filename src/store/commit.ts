@@ -6,14 +6,19 @@ import type { FrontierPage } from './frontier.js';
 import { fingerprint } from './fingerprint.js';
 import { GroupCommit } from './group-commit.js';
 import { KnownExternal } from './known-external.js';
+import type { PageText } from '../crawl/page-text.js';
+import { TextIndexWriter } from './text-index.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
 /** Statuses of pages that are stored but never fetched. */
 export type SkipStatus = 'robots-denied' | 'trap' | 'file' | 'skipped';
-/** Why a found internal link is stored but never fetched: a crawler trap, or a file that is not a page. */
+/**
+ * Why a found internal link is stored but never fetched: a crawler trap, a file that is not a
+ * page, or a URL breaking its script's parameter rules (src/params).
+ */
 export interface Hold {
-  status: 'trap' | 'file';
-  /** the trap's name (see traps.ts) or the file's extension */
+  status: 'trap' | 'file' | 'ignored';
+  /** the trap's name (see traps.ts), the file's extension, or the parameter rule broken */
   note: string;
 }
 
@@ -53,6 +58,8 @@ export interface PullResult {
   error: string | null;
   hops: Hop[];
   links: FoundLinks;
+  /** the page's text blocks, when the crawl indexes text (setting index-text) */
+  text?: PageText | null;
   ms: number;
   /** Requests repeated after transient failures (not counted against the budget). */
   retries: number;
@@ -85,6 +92,8 @@ export interface PullWriterOptions {
   reward?: keyof Rewards;
   /** Ordered crawls (src/order): how the pulled page's links are scored. Without it pages get no priority (breadth-first). */
   order?: LinkOrder;
+  /** Keep pages' text and the anchor texts of links to them in the full-text index (setting index-text). */
+  indexText?: boolean;
 }
 
 /** What an ordered crawl keeps with each queued page (columns of `pages`). */
@@ -127,6 +136,8 @@ export class PullWriter {
   private order: LinkOrder | undefined;
   /** The external URLs and hosts the store holds, per site and in all (see known-external.ts). */
   known: KnownExternal;
+  /** The full-text index, when the crawl keeps one. */
+  readonly text: TextIndexWriter | null;
 
   readonly group: GroupCommit;
 
@@ -213,6 +224,7 @@ export class PullWriter {
     this.mode = opts.reward ?? 'urls';
     this.order = opts.order;
     this.known = new KnownExternal(db);
+    this.text = opts.indexText ? new TextIndexWriter(db) : null;
     this.plain = links(false);
     this.guarded = opts.allowReadd ? this.plain : links(true);
     this.anyTombstones = db.prepare('SELECT EXISTS (SELECT 1 FROM deleted_links)').pluck();
@@ -299,6 +311,15 @@ export class PullWriter {
       }
       this.writeEdges(contentId, linked);
       for (const b of r.links.bad) L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
+      if (this.text) {
+        // After the pages are stored: a page new with this pull gets its words too.
+        for (const l of r.links.internal) {
+          if (!l.anchor) continue;
+          const { dir, fp } = fingerprint(l.key);
+          this.text.anchor(siteId, dir, fp, l.anchor);
+        }
+        if (r.text) this.text.index(contentId, r.text);
+      }
 
       const f = r.facts;
       const seq = Number(

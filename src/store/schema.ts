@@ -232,4 +232,24 @@ export const migrations: string[] = [
     checked_at TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 9: URL parameter rules per site and script path (src/params); a URL breaking them is stored
+  // as a page with status 'ignored'. arg: required-from's values as a JSON array, optional's default.
+  // Full-text search (src/search, setting index-text): each fetched HTML page's text blocks in
+  // one FTS5 row (rowid = pages.id), a column per block so bm25 weighs each; title and anchors
+  // first, so reading them never walks the body's overflow pages. pages.anchors gathers the
+  // distinct anchor texts of the links to a page as they are found.
+  `
+  CREATE TABLE param_rules (
+    site_id INTEGER NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    path    TEXT NOT NULL,
+    param   TEXT NOT NULL,
+    kind    TEXT NOT NULL CHECK (kind IN ('required', 'required-from', 'optional', 'dropped')),
+    arg     TEXT,
+    PRIMARY KEY (site_id, path, param)
+  ) WITHOUT ROWID;
+
+  ALTER TABLE pages ADD COLUMN anchors TEXT;             -- distinct anchor texts of links to it, one a line
+  CREATE VIRTUAL TABLE page_text USING fts5(title, anchors, headings, body, tokenize = 'unicode61 remove_diacritics 2');
+  CREATE TRIGGER page_text_gone AFTER DELETE ON pages BEGIN DELETE FROM page_text WHERE rowid = old.id; END;
+  `,
 ];

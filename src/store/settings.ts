@@ -31,6 +31,7 @@ export interface Settings {
   'skip-extensions': SkipExtensions; // internal links to these files are stored, never fetched; empty = fetch all
   'dead-end-after': number | null; // failed pulls (4xx, not HTML) with no page in a link class before its links are skipped
   'default-encoding': string; // when a page declares nothing and the bytes can't tell
+  'index-text': 'yes' | 'no'; // keep fetched pages' text in the full-text index (beebot search)
   budget: number | null; // total pages for this database; null = until every site is exhausted
   policy: PolicyName;
   order: 'bfs' | 'best-first' | 'plain' | 'shark-search' | 'otie'; // inside a site (src/order/priority.ts)
@@ -75,6 +76,7 @@ export const defaults: Settings = {
   'skip-extensions': new Set(defaultSkipExtensions),
   'dead-end-after': 3,
   'default-encoding': 'windows-1252',
+  'index-text': 'no',
   budget: null,
   policy: 'rr-ucb',
   order: 'bfs',
@@ -146,6 +148,7 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
     return new Set(list);
   },
   'default-encoding': text,
+  'index-text': oneOf('yes', 'no'),
   budget: (key, v) => (v === 'none' ? null : int(1)(key, v)),
   policy: oneOf(...policyNames),
   order: oneOf('bfs', 'best-first', 'plain', 'shark-search', 'otie'),
