@@ -167,6 +167,8 @@ describe('a crawl under parameter rules', () => {
       ['/list.php?b=2&a=1', 'done', null],
     ]);
     expect(c.requested).toEqual(['/', '/item.php?id=1&page=1&sort=asc', '/item.php?id=2&page=1&sort=desc', '/item.php?id=2&page=2&sort=desc', '/list.php?b=2&a=1']);
+    const st = JSON.parse((await beebot(['status', '--json'], { db: c.db })).stdout);
+    expect([st.sites[0].ignored, st.totals.ignored, st.sites[0].pages_fetched]).toEqual([2, 2, 5]);
   });
 
   it('without rules crawls exactly as before: every spelling is its own page', async () => {

@@ -160,4 +160,12 @@ describe('beebot search after a crawl with index-text', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('index-text yes');
   });
+
+  it('is switched by the index-text setting: off by default, yes or no', async () => {
+    const fresh = join(tmp.dir, 'fresh.db');
+    expect((await beebot(['config', 'get', 'index-text'], { db: fresh })).stdout).toBe('no\n');
+    const bad = await beebot(['config', 'set', 'index-text', 'maybe'], { db: fresh });
+    expect([bad.code, bad.stderr]).toEqual([2, "beebot: index-text must be one of yes, no, got 'maybe'\n"]);
+    expect((await beebot(['config', 'get', 'index-text'], { db })).stdout).toBe('yes\n');
+  });
 });

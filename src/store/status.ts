@@ -25,6 +25,8 @@ export interface SiteStatus {
   files: number;
   /** internal links of a dead-end class (dead-end-after): stored, never fetched */
   skipped: number;
+  /** internal links that break their script's URL parameter rules (beebot params): stored, never fetched */
+  ignored: number;
   /** external (page, URL) pairs: rows of the external links table */
   external: number;
   /** distinct external URLs (by key) and distinct outside hosts the site links to */
@@ -44,8 +46,8 @@ export interface Status {
   sites: SiteStatus[];
   /** external_urls and external_hosts here are distinct over the whole database, not sums */
   totals: {
-    pages_fetched: number; frontier: number; internal: number; files: number; skipped: number; external: number; external_urls: number;
-    external_hosts: number; bad: number; relevant: number | null; harvest_rate: number | null;
+    pages_fetched: number; frontier: number; internal: number; files: number; skipped: number; ignored: number; external: number;
+    external_urls: number; external_hosts: number; bad: number; relevant: number | null; harvest_rate: number | null;
   };
   /** the topic of a focused crawl (its text as given) and the relevance threshold; null when not focused */
   focus: { topic: string; threshold: number } | null;
@@ -66,6 +68,7 @@ export function readStatus(db: Db): Status {
   const bad = countBy('SELECT site_id, count(*) FROM bad_links GROUP BY site_id');
   const files = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'file' GROUP BY site_id");
   const skipped = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'skipped' GROUP BY site_id");
+  const ignored = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'ignored' GROUP BY site_id");
   const distinct = distinctExternalBySite(db);
   const frontier = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level <= ? GROUP BY site_id", maxLevel);
   const focused = settings.focus !== null;
@@ -98,6 +101,7 @@ export function readStatus(db: Db): Status {
       internal: internal.get(s.id) ?? 0,
       files: files.get(s.id) ?? 0,
       skipped: skipped.get(s.id) ?? 0,
+      ignored: ignored.get(s.id) ?? 0,
       external: external.get(s.id) ?? 0,
       external_urls: distinct.get(s.id)?.urls ?? 0,
       external_hosts: distinct.get(s.id)?.hosts ?? 0,
@@ -114,7 +118,7 @@ export function readStatus(db: Db): Status {
   return {
     sites,
     totals: {
-      pages_fetched: sum('pages_fetched'), frontier: sum('frontier'), internal: sum('internal'), files: sum('files'), skipped: sum('skipped'),
+      pages_fetched: sum('pages_fetched'), frontier: sum('frontier'), internal: sum('internal'), files: sum('files'), skipped: sum('skipped'), ignored: sum('ignored'),
       external: sum('external'), external_urls: all.urls, external_hosts: all.hosts, bad: sum('bad'),
       relevant: focused ? sum('relevant') : null,
       harvest_rate: focused ? rate(sum('relevant'), sum('pages_fetched')) : null,
