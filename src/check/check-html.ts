@@ -1,7 +1,7 @@
 import { CHECK_COLUMNS, type CheckRow } from './check-rows.js';
+import { htmlText } from '../map/html-text.js';
 
-const esc = (v: unknown): string =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = htmlText;
 
 export interface CheckSummary {
   site: string;

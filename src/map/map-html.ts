@@ -1,7 +1,7 @@
 import type { LinkedType, MapPage, SiteMap } from './site-map.js';
+import { htmlText } from './html-text.js';
 
-const esc = (v: unknown): string =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = htmlText;
 
 /** 1234567 → "1.2 MB" */
 export function humanBytes(n: number | null): string {
