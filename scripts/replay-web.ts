@@ -6,7 +6,7 @@
 //   node dist/scripts/replay-web.js order [--orders bfs,best-first,plain,shark-search,otie]
 //       crawl sets A, B and A+B with each --order (default policy, 5,000 pages, --concurrency 1) and
 //       print the site-new external URLs after 500 … 5,000 pages as % of the BFS oracle.
-//   node dist/scripts/replay-web.js focus [--orders ...] [--topics 0,1,2]
+//   node dist/scripts/replay-web.js focus [--orders ...] [--topics 0,1,2]   (npm run bench:order runs order, then focus)
 //       topic-focused crawls of all 20 sites (round-robin over the sites, so only the order inside a
 //       site differs; 5,000 pages) for three topics the sites contain; harvest rate and target
 //       recall after 500 … 5,000 pages, by labels made independently of the crawler (labelFile).
