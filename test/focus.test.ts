@@ -3,14 +3,13 @@
 // article's method reaching the topic's pages before breadth-first does, resume exactness.
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenLoopback } from '../fixtures/listen.js';
 import { extractLinks } from '../src/crawl/extract.js';
 import { termCounts, terms } from '../src/focus/terms.js';
 import { RETRAIN, Topic } from '../src/focus/topic.js';
 import { beebot, tempDir } from './helpers/cli.js';
+import { servePages } from './helpers/page-server.js';
 
 describe('terms', () => {
   it('are lowercased words without stop words, plurals folded, counted, most frequent kept', () => {
@@ -72,20 +71,16 @@ for (const d of dull) {
 }
 const regexPages = ['/text/regex-syntax.html', '/text/regex-groups.html', '/text/regex-flags.html'];
 
-let server: Server;
+let site: Awaited<ReturnType<typeof servePages>>;
 let port: number;
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(async () => {
   tmp = tempDir();
-  server = createServer((req, res) => {
-    const body = pages[new URL(req.url ?? '/', 'http://x').pathname];
-    if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html' }).end(body);
-  });
-  port = await listenLoopback(server);
+  site = await servePages(pages);
+  port = site.port;
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await site.close();
   tmp.cleanup();
 });
 

@@ -2,10 +2,8 @@
 // and the template rule on hand-made pages; and real crawls that find a hub page early, keep the
 // level cap and resume exactly.
 import Database from 'better-sqlite3';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenLoopback } from '../fixtures/listen.js';
 import { extractLinks } from '../src/crawl/extract.js';
 import { splitCash } from '../src/order/cash.js';
 import { childStates, FLOOR } from '../src/order/children.js';
@@ -17,6 +15,7 @@ import { DECAY, inherited, neighbourhood, potential } from '../src/order/shark.j
 import { DISCOUNT, isTemplate } from '../src/order/template.js';
 import { beyondCutoff, childDistance, CUTOFF } from '../src/order/tunnel.js';
 import { beebot, tempDir } from './helpers/cli.js';
+import { servePages } from './helpers/page-server.js';
 
 describe('link cues', () => {
   it('are the words of the URL path (file name without .html) and of the anchor text', () => {
@@ -154,20 +153,16 @@ for (const s of dull) {
   pages[`/${s}/p1.html`] = pages[`/${s}/p2.html`] = 'nothing';
 }
 
-let server: Server;
+let site: Awaited<ReturnType<typeof servePages>>;
 let port: number;
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(async () => {
   tmp = tempDir();
-  server = createServer((req, res) => {
-    const body = pages[new URL(req.url ?? '/', 'http://x').pathname];
-    if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body>${body}</body></html>`);
-  });
-  port = await listenLoopback(server);
+  site = await servePages(pages, (b) => `<html><body>${b}</body></html>`);
+  port = site.port;
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await site.close();
   tmp.cleanup();
 });
 
