@@ -10,6 +10,8 @@ import type { PageText } from '../crawl/page-text.js';
 import { TextIndexWriter } from './text-index.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
+/** A page a refresh found answering 404 or 410 (src/crawl/refresh.ts). */
+export const GONE = 'gone';
 /** Statuses of pages that are stored but never fetched. */
 export type SkipStatus = 'robots-denied' | 'trap' | 'file' | 'skipped';
 /**
@@ -216,6 +218,10 @@ export class PullWriter {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
+      // A refresh replaces a page's links: the ones no longer on it go, those still there keep their row.
+      staleEdges: db.prepare(`DELETE FROM edges WHERE src = ?`),
+      staleExternal: db.prepare(`DELETE FROM external_links WHERE page_id = ? AND key NOT IN (SELECT value FROM json_each(?))`),
+      staleBad: db.prepare(`DELETE FROM bad_links WHERE page_id = ? AND raw NOT IN (SELECT value FROM json_each(?))`),
       site: db.prepare(
         `UPDATE sites SET pulls = pulls + 1, reward_sum = reward_sum + ?, reward_max = max(reward_max, ?),
            deepest = max(coalesce(deepest, -1), ?), unavailable = coalesce(?, unavailable) WHERE id = ?`,
@@ -241,7 +247,34 @@ export class PullWriter {
     }
   }
 
-  private write(r: PullResult): Committed {
+  /**
+   * A refresh read a changed page: its links become the page's links now (the ones gone removed,
+   * new ones added, the rest untouched); new internal pages are queued. Not a pull: no `fetches`
+   * row, the site's statistics stay. `alsoWrite` (the refresh log) runs in the same savepoint.
+   */
+  replace(r: PullResult, alsoWrite: () => void): Committed {
+    try {
+      return this.write(r, alsoWrite);
+    } catch (err) {
+      this.known = new KnownExternal(this.db);
+      throw err;
+    }
+  }
+
+  /** A refresh found the page gone (404/410): marked, its outgoing links removed. */
+  gone(pageId: number, alsoWrite: () => void): void {
+    const s = this.s;
+    this.group.write(() => {
+      s.setStatus.run(GONE, pageId);
+      s.staleEdges.run(pageId);
+      s.staleExternal.run(pageId, '[]');
+      s.staleBad.run(pageId, '[]');
+      alsoWrite();
+    });
+  }
+
+  /** refresh: a refresh's replace (see replace()), with what it writes alongside. */
+  private write(r: PullResult, refresh?: () => void): Committed {
     return this.group.write((): Committed => {
       const s = this.s;
       const { page } = r;
@@ -268,6 +301,15 @@ export class PullWriter {
         }
       } else {
         s.setStatus.run(r.status, page.id);
+      }
+      if (refresh) {
+        // Everything this pull writes on the pulled page is re-added below; what is not, goes.
+        // (A page that now redirects in-site keeps on itself only the edge to its target.)
+        const onPage = (id: number) => id === page.id;
+        s.staleEdges.run(page.id);
+        if (r.final && contentId !== page.id) s.edge.run(page.id, contentId, null);
+        s.staleExternal.run(page.id, JSON.stringify(onPage(r.status === 'redirect' ? page.id : contentId) ? r.links.external.map((l) => l.key) : []));
+        s.staleBad.run(page.id, JSON.stringify(onPage(contentId) ? r.links.bad.map((b) => b.raw) : []));
       }
 
       const rewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
@@ -321,6 +363,10 @@ export class PullWriter {
         if (r.text) this.text.index(contentId, r.text);
       }
 
+      if (refresh) {
+        refresh();
+        return { seq: 0, reward, rewards, newUrls, newHosts };
+      }
       const f = r.facts;
       const seq = Number(
         s.fetch.run(
