@@ -95,8 +95,9 @@ describe('crawl --refresh', () => {
   let site: Awaited<ReturnType<typeof conditionalSite>>;
   let pages: Map<string, Page>;
   let db: string;
+  // a refresh checks one page at a time (it refuses --concurrency); the crawls are made deterministic
   const run = (...args: string[]) =>
-    beebot(['crawl', '--delay', '0', '--concurrency', '1', '--resolve', `site.test:${site.port}:127.0.0.1`, ...args], { db });
+    beebot(['crawl', '--delay', '0', ...(args[0] === '--refresh' ? [] : ['--concurrency', '1']), '--resolve', `site.test:${site.port}:127.0.0.1`, ...args], { db });
 
   beforeEach(async () => {
     tmp = tempDir();
@@ -219,7 +220,7 @@ describe('crawl --refresh', () => {
   });
 
   it('rejects options it has no use for, in one line with exit 2', async () => {
-    for (const args of [['--policy', 'ucb1'], ['--budget', 'lots'], ['--max-level', '2']]) {
+    for (const args of [['--policy', 'ucb1'], ['--budget', 'lots'], ['--max-level', '2'], ['--concurrency', '2']]) {
       const r = await run('--refresh', ...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);

@@ -106,9 +106,10 @@ export function crawlCommand(): Command {
     });
 }
 
-/** The crawl options a refresh has no use for: they steer which new pages a crawl fetches. */
+/** The crawl options a refresh has no use for: most steer which new pages a crawl fetches. */
 const NOT_WITH_REFRESH: (keyof CrawlFlags)[] = [
   'policy', 'reward', 'order', 'focus', 'focusFile', 'focusThreshold', 'quantum', 'step', 'warmup', 'explore', 'window', 'maxLevel', 'allowReadd',
+  'concurrency', // a refresh checks one page at a time
 ];
 
 /** `crawl --refresh` (src/crawl/refresh.ts): its budget is this run's only, and saves nothing. */
@@ -117,7 +118,7 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
   if (extra) throw new UsageError(`--refresh does not take --${extra.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`);
   if (flags.proxy !== undefined && !/^https?:\/\/[^/]+/i.test(flags.proxy)) throw new UsageError(`--proxy must be an http(s) URL, got '${flags.proxy}'`);
   const budget = flags.budget === undefined ? null : (parseSetting('budget', flags.budget) as number | null);
-  const run = Object.entries({ concurrency: flags.concurrency, delay: flags.delay, 'user-agent': flags.userAgent })
+  const run = Object.entries({ delay: flags.delay, 'user-agent': flags.userAgent })
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => [k, parseSetting(k as keyof Settings, v!)] as const);
   const release = holdCrawlLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
