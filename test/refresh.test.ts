@@ -2,8 +2,11 @@
 // real loopback server that answers If-None-Match / If-Modified-Since with 304 and whose pages the
 // test changes; the real CLI and a real database.
 import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
 import { refreshAction } from '../src/crawl/refresh.js';
@@ -226,5 +229,80 @@ describe('crawl --refresh', () => {
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
     expect(site.seen).toEqual([]);
+  });
+});
+
+// The replay web's server (../shared/replay-web/serve.mjs, the issue's reference): every file
+// has an ETag and Last-Modified from its mtime and size, and `touch` makes it a changed page.
+// A small generated site in a temporary root, so the shared sites are never touched.
+const SERVE = fileURLToPath(new URL('../../shared/replay-web/serve.mjs', import.meta.url));
+
+describe('crawl --refresh against the replay web server', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let proxy: { port: number; child: ChildProcess; log: () => string[] };
+
+  beforeEach(async () => {
+    tmp = tempDir();
+    const dir = join(tmp.dir, 'root', 'hosts', 'docs.test');
+    mkdirSync(dir, { recursive: true });
+    const files = ['index.html', ...Array.from({ length: 9 }, (_, i) => `p${i + 1}.html`)];
+    const long = new Date(Date.now() - 3600_000);
+    files.forEach((f, i) => {
+      const links = i === 0 ? files.slice(1).map((x) => `<a href="${x}">${x}</a>`).join(' ') : `<a href="index.html">up</a> <a href="http://ext${i}.test/">x</a>`;
+      writeFileSync(join(dir, f), `<!DOCTYPE html><html><head><title>${f}</title></head><body>${links}</body></html>`);
+      utimesSync(join(dir, f), long, long); // so a touch now is a change to the second
+    });
+    const child = spawn(process.execPath, [SERVE, '--root', join(tmp.dir, 'root'), '--port', '0', '--no-tls', '--log'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    const port = await new Promise<number>((ok, fail) => {
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        const m = /proxy on http:\/\/[^:]+:(\d+)\//.exec(out);
+        if (m) ok(Number(m[1]));
+      });
+      child.on('exit', (code) => fail(new Error(`serve.mjs exited ${code}`)));
+    });
+    proxy = { port, child, log: () => out.split('\n').filter((l) => / GET docs\.test /.test(l) && !l.includes('/robots.txt')) };
+  });
+
+  afterEach(() => {
+    proxy.child.kill();
+    tmp.cleanup();
+  });
+
+  it('an unchanged site answers only 304; touching 3 files re-parses exactly those 3 pages', async () => {
+    const db = join(tmp.dir, 'b.db');
+    const run = (...args: string[]) => beebot(['crawl', '--delay', '0', '--proxy', `http://127.0.0.1:${proxy.port}`, ...args], { db });
+    await beebot(['seeds', 'add', 'http://docs.test/'], { db });
+    expect((await run('--budget', 'none')).code).toBe(0);
+    const before = dump(db);
+    expect(before.external_links!.length).toBe(9);
+    // '/' and '/index.html' (the pages' "up" link) are two pages with one file
+    const fetched = query<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE status = 'done'")[0]!.n;
+    expect(fetched).toBe(11);
+    // serve.mjs logs every request as 200 and, when it turns out fresh, once more as 304
+    const answers = (lines: string[]) => {
+      const n = (status: string) => lines.filter((l) => l.startsWith(`${status} `)).length;
+      return { ok: n('200') - n('304'), notModified: n('304') };
+    };
+
+    let seen = proxy.log().length;
+    const unchanged = await run('--refresh');
+    expect(unchanged.code, unchanged.stderr).toBe(0);
+    expect(answers(proxy.log().slice(seen))).toEqual({ ok: 0, notModified: fetched });
+    expect(dump(db)).toEqual(before);
+
+    const now = new Date();
+    for (const f of ['p2.html', 'p5.html', 'p8.html']) utimesSync(join(tmp.dir, 'root', 'hosts', 'docs.test', f), now, now);
+    seen = proxy.log().length;
+    const touched = await run('--refresh');
+    expect(touched.code, touched.stderr).toBe(0);
+    expect(touched.stdout).toContain(`${fetched - 3} unchanged (304), 3 changed, 0 gone`);
+    const lines = proxy.log().slice(seen);
+    expect(answers(lines)).toEqual({ ok: 3, notModified: fetched - 3 });
+    const urls = (status: string) => lines.filter((l) => l.startsWith(`${status} `)).map((l) => l.split(' ').at(-1));
+    expect(urls('200').filter((u) => !urls('304').includes(u)).sort()).toEqual(['http://docs.test/p2.html', 'http://docs.test/p5.html', 'http://docs.test/p8.html']);
+    // same content, new validators: re-read, and the link tables come out as they were
+    expect(dump(db)).toEqual(before);
   });
 });
