@@ -200,6 +200,14 @@ describe('crawl --refresh', () => {
     expect(notGone(2)(after.external_links!)).toEqual(notGone(2)(before.external_links!));
     expect(notGone(0)(after.edges!)).toEqual(notGone(0)(before.edges!));
     expect(after.external_links!.length).toBe(before.external_links!.length - 1);
+    // `check` reports the links to it as invalid, with the status the refresh got
+    const check = await beebot(['check', '1', '--no-external', '--json'], { db });
+    expect(check.code, check.stderr).toBe(0);
+    const rows = JSON.parse(check.stdout) as { kind: string; url: string; status: number; linked_from: string }[];
+    expect(rows.map((r) => [r.kind, new URL(r.url).pathname, r.status, new URL(r.linked_from).pathname]).sort()).toEqual([
+      ['internal', '/p4', 404, '/'],
+      ['internal', '/p4', 404, '/p3'],
+    ]);
   });
 
   it('stopped part-way resumes with the pages not yet re-checked, and fetches none twice', async () => {
