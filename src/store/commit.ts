@@ -238,8 +238,12 @@ export class PullWriter {
 
   /** Mark the page processed, store its links, log the pull and update the site's statistics. */
   commit(r: PullResult): Committed {
+    return this.rereadOnFailure(() => this.write(r));
+  }
+
+  private rereadOnFailure(f: () => Committed): Committed {
     try {
-      return this.write(r);
+      return f();
     } catch (err) {
       // The page's savepoint rolled back: what it marked known is not stored. Read it again.
       this.known = new KnownExternal(this.db);
@@ -253,12 +257,7 @@ export class PullWriter {
    * row, the site's statistics stay. `alsoWrite` (the refresh log) runs in the same savepoint.
    */
   replace(r: PullResult, alsoWrite: () => void): Committed {
-    try {
-      return this.write(r, alsoWrite);
-    } catch (err) {
-      this.known = new KnownExternal(this.db);
-      throw err;
-    }
+    return this.rereadOnFailure(() => this.write(r, alsoWrite));
   }
 
   /** A refresh found the page gone (404/410): marked, its outgoing links removed. */
@@ -302,21 +301,20 @@ export class PullWriter {
       } else {
         s.setStatus.run(r.status, page.id);
       }
-      if (refresh) {
-        // Everything this pull writes on the pulled page is re-added below; what is not, goes.
-        // (A page that now redirects in-site keeps on itself only the edge to its target.)
-        const onPage = (id: number) => id === page.id;
-        s.staleEdges.run(page.id);
-        if (r.final && contentId !== page.id) s.edge.run(page.id, contentId, null);
-        s.staleExternal.run(page.id, JSON.stringify(onPage(r.status === 'redirect' ? page.id : contentId) ? r.links.external.map((l) => l.key) : []));
-        s.staleBad.run(page.id, JSON.stringify(onPage(contentId) ? r.links.bad.map((b) => b.raw) : []));
-      }
 
       const rewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
       let newUrls = 0;
       let newHosts = 0;
       // Links of an off-site redirect belong to the pulled page; links in content to the content page.
       const externalOn = r.status === 'redirect' ? page.id : contentId;
+      if (refresh) {
+        // What this pull stores on the pulled page is (re-)added below; what it does not, goes.
+        // A page that now redirects in-site keeps only the edge to its target.
+        s.staleEdges.run(page.id);
+        if (contentId !== page.id) s.edge.run(page.id, contentId, null);
+        s.staleExternal.run(page.id, JSON.stringify(externalOn === page.id ? r.links.external.map((l) => l.key) : []));
+        s.staleBad.run(page.id, JSON.stringify(contentId === page.id ? r.links.bad.map((b) => b.raw) : []));
+      }
       for (const l of r.links.external) {
         const n = this.known.ask(siteId, l.key, l.host);
         if (L.external.run({ site: siteId, page: externalOn, key: l.key, url: l.url, host: l.host, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes === 0) continue;
