@@ -6,6 +6,7 @@ import { holdCrawlLock } from './crawl-lock.js';
 import { policyFromSettings } from '../bandit/from-settings.js';
 import { policyNames } from '../bandit/registry.js';
 import { crawl, type CrawlSummary } from '../crawl/crawler.js';
+import { refresh } from '../crawl/refresh.js';
 import { defaults, parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter } from './progress.js';
@@ -31,6 +32,7 @@ interface CrawlFlags {
   resolve: string[];
   userAgent?: string;
   allowReadd?: boolean;
+  refresh?: boolean;
 }
 
 export function crawlCommand(): Command {
@@ -55,8 +57,10 @@ export function crawlCommand(): Command {
     .option('--resolve <host:port:addr>', 'connect to addr for host, like curl (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--user-agent <s>', 'User-Agent header')
     .option('--allow-readd', "store again links deleted with 'beebot links delete'")
+    .option('--refresh', 're-crawl what changed: re-fetch the fetched pages with conditional requests (ETag, Last-Modified); a 304 keeps a page, a changed page replaces its links, 404/410 marks it gone; --budget then caps this run\'s requests (not saved); Ctrl-C stops, a rerun resumes')
     .action(async (flags: CrawlFlags, cmd: Command) => {
       const resolve = parseResolve(flags.resolve);
+      if (flags.refresh) return refreshAction(flags, cmd, resolve);
       if (flags.proxy !== undefined && !/^https?:\/\/[^/]+/i.test(flags.proxy)) throw new UsageError(`--proxy must be an http(s) URL, got '${flags.proxy}'`);
       const run = {
         'max-level': flags.maxLevel,
@@ -100,6 +104,41 @@ export function crawlCommand(): Command {
         release();
       }
     });
+}
+
+/** The crawl options a refresh has no use for: most steer which new pages a crawl fetches. */
+const NOT_WITH_REFRESH: (keyof CrawlFlags)[] = [
+  'policy', 'reward', 'order', 'focus', 'focusFile', 'focusThreshold', 'quantum', 'step', 'warmup', 'explore', 'window', 'maxLevel', 'allowReadd',
+  'concurrency', // a refresh checks one page at a time
+];
+
+/** `crawl --refresh` (src/crawl/refresh.ts): its budget is this run's only, and saves nothing. */
+async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<string, string>): Promise<void> {
+  const extra = NOT_WITH_REFRESH.find((k) => flags[k] !== undefined);
+  if (extra) throw new UsageError(`--refresh does not take --${extra.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`);
+  if (flags.proxy !== undefined && !/^https?:\/\/[^/]+/i.test(flags.proxy)) throw new UsageError(`--proxy must be an http(s) URL, got '${flags.proxy}'`);
+  const budget = flags.budget === undefined ? null : (parseSetting('budget', flags.budget) as number | null);
+  const run = Object.entries({ delay: flags.delay, 'user-agent': flags.userAgent })
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, parseSetting(k as keyof Settings, v!)] as const);
+  const release = holdCrawlLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
+  try {
+    await withDb(cmd, async (db) => {
+      const settings = { ...readSettings(db), ...Object.fromEntries(run) } as Settings;
+      const r = await interruptible((signal) => refresh(db, { settings, budget, resolve, proxy: flags.proxy ?? null, signal }));
+      const c = r.counts;
+      const why = { done: 'every fetched page re-checked', budget: 'budget reached (run again to go on)', interrupted: 'interrupted (run again to resume)' }[r.reason];
+      process.stdout.write([
+        `refresh ${r.gen}${r.resumed ? ' (resumed)' : ''} stopped: ${why}`,
+        `this run: ${c.keep} unchanged (304), ${c.replace} changed, ${c.gone} gone, ${c.retry} failed (kept as they were), ${c.skipped} skipped (robots.txt); ${r.seconds.toFixed(1)} s`,
+        `left to re-check: ${r.left}; new pages a changed page links to are queued for the next 'beebot crawl'`,
+        '',
+      ].join('\n'));
+      if (r.reason === 'interrupted') process.exitCode = 130;
+    });
+  } finally {
+    release();
+  }
 }
 
 /** The text of a topic file: an HTML page's markup, scripts and styles are left out. */

@@ -28,6 +28,21 @@ export interface FetchContext {
   signal: AbortSignal;
   /** robots.txt: why a URL may not be fetched, or null when it may. */
   denied?: (url: string) => Promise<string | null>;
+  /** A refresh: the last fetch's validators, sent on the first request only (a redirect target is another page). */
+  validators?: Validators;
+}
+
+export interface Validators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** The conditional-request headers for stored validators (RFC 9110 13.1). */
+export function conditionalHeaders(v: Validators | undefined): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (v?.etag) h['if-none-match'] = v.etag;
+  if (v?.lastModified) h['if-modified-since'] = v.lastModified;
+  return h;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -49,7 +64,7 @@ export async function fetchPage(url: string, ctx: FetchContext): Promise<PageFet
     if (refusal) return fail(refusal);
     let res: HttpResponse;
     try {
-      res = await getWithRetry(current, ctx, out);
+      res = await getWithRetry(current, ctx, out, current === url ? conditionalHeaders(ctx.validators) : {});
     } catch (err) {
       if (!(err instanceof FetchError) || err.reason === 'aborted') throw err;
       out.hops.push({ url: current, status: null, location: null });
@@ -69,13 +84,13 @@ export async function fetchPage(url: string, ctx: FetchContext): Promise<PageFet
 }
 
 /** One request with at most ctx.retries repeats; the host backs off after each failure. */
-async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch): Promise<HttpResponse> {
+async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch, headers: Record<string, string>): Promise<HttpResponse> {
   const host = new URL(url).host;
   for (let attempt = 0; ; attempt++) {
     const last = attempt >= ctx.retries || ctx.signal.aborted;
     let res: HttpResponse;
     try {
-      res = await ctx.gate.run(host, ctx.signal, () => httpGet(ctx.dispatcher, url, ctx.http, ctx.signal));
+      res = await ctx.gate.run(host, ctx.signal, () => httpGet(ctx.dispatcher, url, ctx.http, ctx.signal, 'page', ctx.http.maxBytes, headers));
     } catch (err) {
       const transient = err instanceof FetchError && RETRYABLE.has(err.reason);
       if (transient || (err instanceof FetchError && err.reason === 'dns')) ctx.gate.failed(host);

@@ -78,7 +78,9 @@ export function isHtmlType(contentType: string | null): boolean {
  * for HTML (or a missing Content-Type, which we sniff later), capped at maxBytes both on the wire
  * and after decompression.
  */
-export async function httpGet(dispatcher: Dispatcher, url: string, o: HttpOptions, signal: AbortSignal, mode: BodyMode = 'page', cap = o.maxBytes): Promise<HttpResponse> {
+export async function httpGet(
+  dispatcher: Dispatcher, url: string, o: HttpOptions, signal: AbortSignal, mode: BodyMode = 'page', cap = o.maxBytes, extra: Record<string, string> = {},
+): Promise<HttpResponse> {
   let res: Dispatcher.ResponseData;
   try {
     res = await request(url, {
@@ -89,6 +91,7 @@ export async function httpGet(dispatcher: Dispatcher, url: string, o: HttpOption
         'user-agent': o.userAgent,
         accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
         'accept-encoding': 'gzip, deflate, br',
+        ...extra,
       },
     });
   } catch (err) {

@@ -5,7 +5,7 @@
 export interface PageNode {
   id: number;
   url: string;
-  /** pages.status: done | not-html | error | redirect | queued | robots-denied | trap | file | skipped */
+  /** pages.status: done | not-html | error | redirect | queued | robots-denied | trap | file | skipped | gone (crawl --refresh) */
   status: string;
   /** The last fetch of the page (or of the page that redirected to it); null when never fetched. */
   httpStatus: number | null;
@@ -32,4 +32,5 @@ export interface PageGraph {
 }
 
 /** Whether the page's content was fetched (the article's "indexed" pages). */
-export const isIndexed = (n: PageNode): boolean => n.status === 'done' || n.status === 'not-html' || n.status === 'error' || n.status === 'redirect';
+export const isIndexed = (n: PageNode): boolean =>
+  n.status === 'done' || n.status === 'not-html' || n.status === 'error' || n.status === 'redirect' || n.status === 'gone';

@@ -10,6 +10,8 @@ import type { PageText } from '../crawl/page-text.js';
 import { TextIndexWriter } from './text-index.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
+/** A page a refresh found answering 404 or 410 (src/crawl/refresh.ts). */
+export const GONE = 'gone';
 /** Statuses of pages that are stored but never fetched. */
 export type SkipStatus = 'robots-denied' | 'trap' | 'file' | 'skipped';
 /**
@@ -216,6 +218,10 @@ export class PullWriter {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
+      // A refresh replaces a page's links: the ones no longer on it go, those still there keep their row.
+      staleEdges: db.prepare(`DELETE FROM edges WHERE src = ?`),
+      staleExternal: db.prepare(`DELETE FROM external_links WHERE page_id = ? AND key NOT IN (SELECT value FROM json_each(?))`),
+      staleBad: db.prepare(`DELETE FROM bad_links WHERE page_id = ? AND raw NOT IN (SELECT value FROM json_each(?))`),
       site: db.prepare(
         `UPDATE sites SET pulls = pulls + 1, reward_sum = reward_sum + ?, reward_max = max(reward_max, ?),
            deepest = max(coalesce(deepest, -1), ?), unavailable = coalesce(?, unavailable) WHERE id = ?`,
@@ -232,8 +238,12 @@ export class PullWriter {
 
   /** Mark the page processed, store its links, log the pull and update the site's statistics. */
   commit(r: PullResult): Committed {
+    return this.rereadOnFailure(() => this.write(r));
+  }
+
+  private rereadOnFailure(f: () => Committed): Committed {
     try {
-      return this.write(r);
+      return f();
     } catch (err) {
       // The page's savepoint rolled back: what it marked known is not stored. Read it again.
       this.known = new KnownExternal(this.db);
@@ -241,7 +251,29 @@ export class PullWriter {
     }
   }
 
-  private write(r: PullResult): Committed {
+  /**
+   * A refresh read a changed page: its links become the page's links now (the ones gone removed,
+   * new ones added, the rest untouched); new internal pages are queued. Not a pull: no `fetches`
+   * row, the site's statistics stay. `alsoWrite` (the refresh log) runs in the same savepoint.
+   */
+  replace(r: PullResult, alsoWrite: () => void): Committed {
+    return this.rereadOnFailure(() => this.write(r, alsoWrite));
+  }
+
+  /** A refresh found the page gone (404/410): marked, its outgoing links removed. */
+  gone(pageId: number, alsoWrite: () => void): void {
+    const s = this.s;
+    this.group.write(() => {
+      s.setStatus.run(GONE, pageId);
+      s.staleEdges.run(pageId);
+      s.staleExternal.run(pageId, '[]');
+      s.staleBad.run(pageId, '[]');
+      alsoWrite();
+    });
+  }
+
+  /** refresh: a refresh's replace (see replace()), with what it writes alongside. */
+  private write(r: PullResult, refresh?: () => void): Committed {
     return this.group.write((): Committed => {
       const s = this.s;
       const { page } = r;
@@ -275,6 +307,14 @@ export class PullWriter {
       let newHosts = 0;
       // Links of an off-site redirect belong to the pulled page; links in content to the content page.
       const externalOn = r.status === 'redirect' ? page.id : contentId;
+      if (refresh) {
+        // What this pull stores on the pulled page is (re-)added below; what it does not, goes.
+        // A page that now redirects in-site keeps only the edge to its target.
+        s.staleEdges.run(page.id);
+        if (contentId !== page.id) s.edge.run(page.id, contentId, null);
+        s.staleExternal.run(page.id, JSON.stringify(externalOn === page.id ? r.links.external.map((l) => l.key) : []));
+        s.staleBad.run(page.id, JSON.stringify(contentId === page.id ? r.links.bad.map((b) => b.raw) : []));
+      }
       for (const l of r.links.external) {
         const n = this.known.ask(siteId, l.key, l.host);
         if (L.external.run({ site: siteId, page: externalOn, key: l.key, url: l.url, host: l.host, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes === 0) continue;
@@ -321,6 +361,10 @@ export class PullWriter {
         if (r.text) this.text.index(contentId, r.text);
       }
 
+      if (refresh) {
+        refresh();
+        return { seq: 0, reward, rewards, newUrls, newHosts };
+      }
       const f = r.facts;
       const seq = Number(
         s.fetch.run(

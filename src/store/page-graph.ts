@@ -51,5 +51,15 @@ export function readPageGraph(db: Db, siteId: number): PageGraph {
     const n = nodes.get(e.dst);
     if (f && n && !lastPull.has(e.dst)) facts(n, f, false);
   }
+  // A page a refresh found gone answered that last (crawl --refresh keeps no pull of it).
+  const gone = db.prepare(
+    `SELECT r.page_id AS page, r.http_status AS http FROM refreshes r JOIN pages p ON p.id = r.page_id
+      WHERE p.site_id = ? AND p.status = 'gone' AND r.action = 'gone' ORDER BY r.seq`,
+  ).all(siteId) as { page: number; http: number }[];
+  for (const g of gone) {
+    const n = nodes.get(g.page)!;
+    n.httpStatus = g.http;
+    n.error = null;
+  }
   return { start, nodes: [...nodes.values()], edges };
 }

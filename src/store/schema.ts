@@ -252,4 +252,30 @@ export const migrations: string[] = [
   CREATE VIRTUAL TABLE page_text USING fts5(title, anchors, headings, body, tokenize = 'unicode61 remove_diacritics 2');
   CREATE TRIGGER page_text_gone AFTER DELETE ON pages BEGIN DELETE FROM page_text WHERE rowid = old.id; END;
   `,
+  // 10: re-crawl what changed (\`crawl --refresh\`, src/crawl/refresh.ts). Each refresh run is a
+  // generation; \`refreshes\` logs each page it re-checked, once per generation, with the validators
+  // (ETag, Last-Modified) now in force. What a run has checked is that log, not a column of pages,
+  // so a 304 changes no row of pages, edges or the link tables, and a stopped run resumes with the
+  // pages it has no row for. Kept apart from \`fetches\` so the bandit's history, budgets and reports
+  // stay the crawl's. A 404/410 marks the page 'gone' (its outgoing links removed).
+  `
+  CREATE TABLE refresh_runs (
+    gen         INTEGER PRIMARY KEY,
+    started_at  TEXT NOT NULL,
+    finished_at TEXT                       -- NULL: under way (the next --refresh resumes it)
+  );
+  CREATE TABLE refreshes (
+    seq           INTEGER PRIMARY KEY,
+    gen           INTEGER NOT NULL,        -- refresh_runs.gen
+    page_id       INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    action        TEXT NOT NULL,           -- keep (304) | replace (links re-read) | gone (404/410) | retry (5xx, network) | skipped (robots)
+    http_status   INTEGER,
+    error         TEXT,
+    etag          TEXT,                    -- validators for the next refresh: this answer's, else the previous ones
+    last_modified TEXT,
+    at            TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX refreshes_page ON refreshes (gen, page_id);
+  CREATE INDEX refreshes_last ON refreshes (page_id, seq);
+  `,
 ];
