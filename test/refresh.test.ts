@@ -2,15 +2,14 @@
 // real loopback server that answers If-None-Match / If-Modified-Since with 304 and whose pages the
 // test changes; the real CLI and a real database.
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
 import { refreshAction } from '../src/crawl/refresh.js';
 import { beebot, tempDir } from './helpers/cli.js';
+import { startReplayServer, type ReplayServer } from './helpers/replay-server.js';
 
 describe('what a refresh does with an answer', () => {
   it('304 keeps, 404/410 are gone, failures are retried later, anything else replaces the links', () => {
@@ -240,14 +239,11 @@ describe('crawl --refresh', () => {
   });
 });
 
-// The replay web's server (../shared/replay-web/serve.mjs, the issue's reference): every file
-// has an ETag and Last-Modified from its mtime and size, and `touch` makes it a changed page.
-// A small generated site in a temporary root, so the shared sites are never touched.
-const SERVE = fileURLToPath(new URL('../../shared/replay-web/serve.mjs', import.meta.url));
-
+// The replay web's server (test/helpers/replay-server.ts): every file has an ETag and
+// Last-Modified from its mtime and size, and `touch` makes it a changed page.
 describe('crawl --refresh against the replay web server', () => {
   let tmp: ReturnType<typeof tempDir>;
-  let proxy: { port: number; child: ChildProcess; log: () => string[] };
+  let proxy: ReplayServer;
 
   beforeEach(async () => {
     tmp = tempDir();
@@ -260,17 +256,8 @@ describe('crawl --refresh against the replay web server', () => {
       writeFileSync(join(dir, f), `<!DOCTYPE html><html><head><title>${f}</title></head><body>${links}</body></html>`);
       utimesSync(join(dir, f), long, long); // so a touch now is a change to the second
     });
-    const child = spawn(process.execPath, [SERVE, '--root', join(tmp.dir, 'root'), '--port', '0', '--no-tls', '--log'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const port = await new Promise<number>((ok, fail) => {
-      child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const m = /proxy on http:\/\/[^:]+:(\d+)\//.exec(out);
-        if (m) ok(Number(m[1]));
-      });
-      child.on('exit', (code) => fail(new Error(`serve.mjs exited ${code}`)));
-    });
-    proxy = { port, child, log: () => out.split('\n').filter((l) => / GET docs\.test /.test(l) && !l.includes('/robots.txt')) };
+    const server = await startReplayServer(join(tmp.dir, 'root'));
+    proxy = { ...server, log: () => server.log().filter((l) => / GET docs\.test /.test(l) && !l.includes('/robots.txt')) };
   });
 
   afterEach(() => {
