@@ -27,8 +27,10 @@ beforeAll(async () => {
   expect((await beebot(['seeds', 'add', server.url('/')], { db })).code).toBe(0);
   // Short timeouts keep the test quick; the back-off cap is low because this site fails on
   // purpose many times in a row (giving a failing host up is tested in cli.test.ts).
+  // The page deadline leaves room for slow-headers' two 1.5 s attempts on a loaded machine (at
+  // 4 s it ran out first there, and the page was recorded as page-timeout).
   for (const [k, v] of Object.entries({
-    'headers-timeout': '1500', 'body-timeout': '1500', 'page-timeout': '4000', 'max-backoff': '100',
+    'headers-timeout': '1500', 'body-timeout': '1500', 'page-timeout': '6000', 'max-backoff': '100',
     'give-up-after': '1000', retries: '1', 'max-query-variants': '5', 'max-links-per-page': '500', delay: '0',
   })) {
     expect((await beebot(['config', 'set', k, v], { db })).code).toBe(0);
