@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beebot, tempDir } from './helpers/cli.js';
 import { startMapSite, OUTSIDE, SITE, type MapSite } from './helpers/map-site.js';
-import { parentRuleViolations, powerIteration, type TreeNode } from './helpers/parent-rules.js';
+import { fromMapJson, parentRuleViolations, powerIteration } from './helpers/parent-rules.js';
 
 const XSD = fileURLToPath(new URL('../schema/beebot-map.xsd', import.meta.url));
 
@@ -97,7 +97,6 @@ describe('deleting pages deletes their edges (edges has no foreign keys)', () =>
 
 describe('beebot map', () => {
   type J = { id: number; url: string; depth: number; rank: number; kind: string; children: J[] };
-  const tree = (p: J): TreeNode => ({ id: p.id, depth: p.depth, rank: p.rank, children: p.children.map(tree) });
 
   it('writes XML that validates, with every page once and the parent rules P1–P4 on the stored graph', async () => {
     const xml = join(tmp.dir, 'map.xml');
@@ -119,16 +118,11 @@ describe('beebot map', () => {
     expect([m.pages, m.indexed, m.registered, m.unreached.length, m.pagerank]).toEqual([pages.length, pages.length, 0, 0, 'unnormalized']);
     const edges = query<{ src: number; dst: number }>(db, 'SELECT src, dst FROM edges');
     const start = query<{ id: number }>(db, 'SELECT id FROM pages WHERE level = 0')[0]!.id;
-    const ranks = new Map<number, number>();
-    const walk = (p: J): void => {
-      ranks.set(p.id, p.rank);
-      p.children.forEach(walk);
-    };
-    walk(m.root);
+    const { tree, ranks } = fromMapJson(m.root);
     // the ranks are the article's PageRank of the stored graph (independent computation)
     const ref = powerIteration(pages, edges);
     for (const id of pages) expect(ranks.get(id)!).toBeCloseTo(ref.get(id)!, 5);
-    expect(parentRuleViolations(tree(m.root), start, edges, ranks)).toEqual([]);
+    expect(parentRuleViolations(tree, start, edges, ranks)).toEqual([]);
     // /d is linked from /a and /b (layer 1): it hangs under whichever ranks higher
     const byPath = new Map<string, J>();
     const index = (p: J, parent: J | null): void => {

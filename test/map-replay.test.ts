@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beebot, tempDir } from './helpers/cli.js';
-import { parentRuleViolations, type TreeNode } from './helpers/parent-rules.js';
+import { fromMapJson, parentRuleViolations, type MapJsonNode } from './helpers/parent-rules.js';
 import { startReplayServer, type ReplayServer } from './helpers/replay-server.js';
 
 const XSD = fileURLToPath(new URL('../schema/beebot-map.xsd', import.meta.url));
@@ -65,9 +65,6 @@ const query = <T,>(sql: string): T[] => {
 };
 
 describe('map and check on the replay web server', () => {
-  type J = { id: number; depth: number; rank: number; children: J[] };
-  const tree = (p: J): TreeNode => ({ id: p.id, depth: p.depth, rank: p.rank, children: p.children.map(tree) });
-
   it('the XML validates, every fetched page appears once, and P1–P4 hold', async () => {
     const xml = join(tmp.dir, 'map.xml');
     let r = await beebot(['map', 'man', xml], { db });
@@ -82,16 +79,10 @@ describe('map and check on the replay web server', () => {
     const json = join(tmp.dir, 'map.json');
     r = await beebot(['map', 'man', json], { db });
     expect(r.code, r.stderr).toBe(0);
-    const m = JSON.parse(readFileSync(json, 'utf8')) as { root: J };
-    const ranks = new Map<number, number>();
-    const walk = (p: J): void => {
-      ranks.set(p.id, p.rank);
-      p.children.forEach(walk);
-    };
-    walk(m.root);
+    const { tree, ranks } = fromMapJson((JSON.parse(readFileSync(json, 'utf8')) as { root: MapJsonNode }).root);
     const edges = query<{ src: number; dst: number }>('SELECT src, dst FROM edges');
     const start = query<{ id: number }>('SELECT id FROM pages WHERE level = 0')[0]!.id;
-    expect(parentRuleViolations(tree(m.root), start, edges, ranks)).toEqual([]);
+    expect(parentRuleViolations(tree, start, edges, ranks)).toEqual([]);
   });
 
   it('the invalid links are exactly the targets the server answered 404', async () => {

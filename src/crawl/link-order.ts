@@ -43,7 +43,11 @@ export class CrawlOrder implements LinkOrder {
   private neighbourhood(siteId: number, cues: readonly string[]): number {
     if (!this.topic) return neighbourhood(this.model.predict(siteId, cues), this.model.siteMean(siteId));
     const counts: Record<string, number> = {};
-    for (const c of cues) if (!c.startsWith('p:')) counts[stem(c.slice(2))] = (counts[stem(c.slice(2))] ?? 0) + 1;
+    for (const c of cues) {
+      if (c.startsWith('p:')) continue; // a tag path is not a word
+      const t = stem(c.slice(2));
+      counts[t] = (counts[t] ?? 0) + 1;
+    }
     return this.topic.similarity(counts);
   }
 

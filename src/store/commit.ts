@@ -196,7 +196,7 @@ export class PullWriter {
       skip: db.prepare(`UPDATE pages SET status = ?, note = ? WHERE id = ?`),
       // Ordered crawls: a queued page's state, and what a newly fetched page linking to it changes.
       pageState: db.prepare(
-        `SELECT id, level, status, cues, url, anchor, coalesce(cash, 0) AS cash, coalesce(inherit, 0) AS inherit,
+        `SELECT id, level, status, cues, coalesce(cash, 0) AS cash, coalesce(inherit, 0) AS inherit,
            coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`,
       ),
       updateOrdered: db.prepare(

@@ -77,3 +77,21 @@ export function powerIteration(ids: readonly number[], edges: readonly { src: nu
   }
   return pr;
 }
+
+/** A node of `beebot map`'s JSON, as far as the rules read it. */
+export interface MapJsonNode {
+  id: number;
+  depth: number;
+  rank: number;
+  children: MapJsonNode[];
+}
+
+/** The tree the rules check, and each page's PageRank, from `beebot map`'s JSON. */
+export function fromMapJson(root: MapJsonNode): { tree: TreeNode; ranks: Map<number, number> } {
+  const ranks = new Map<number, number>();
+  const tree = (p: MapJsonNode): TreeNode => {
+    ranks.set(p.id, p.rank);
+    return { id: p.id, depth: p.depth, rank: p.rank, children: p.children.map(tree) };
+  };
+  return { tree: tree(root), ranks };
+}
