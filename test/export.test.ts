@@ -82,7 +82,7 @@ const csv = (text: string) => parse(text, { columns: true, bom: true }) as Recor
 describe('link exports', () => {
   it('writes RFC 4180 CSV: header row, CRLF, every external link in storage order', async () => {
     const text = await exportTo(out('external.csv'));
-    expect(text.split('\r\n')[0]).toBe('site_id,site,source_url,source_level,url,anchor_text,rel,tag,found_at');
+    expect(text.split('\r\n')[0]).toBe('site_id,site,source_url,source_level,url,anchor_text,rel,tag,found_at,last_seen,gone_at');
     expect(text.endsWith('\r\n')).toBe(true);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/\n/); // no bare LF outside quoted fields in this data
     const stored = sql<{ url: string; anchor: string; found_at: string }>(db, 'SELECT url, anchor, found_at FROM external_links ORDER BY id');
@@ -98,7 +98,7 @@ describe('link exports', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(bytes.subarray(3, 10).toString()).toBe('site_id');
     const r = await beebot(['export', '-', '--kind', 'internal', '--site', 'TRF'], { db });
-    expect(r.stdout.split('\r\n')[0]).toBe('site_id,site,url,level,status,found_on_url,found_at');
+    expect(r.stdout.split('\r\n')[0]).toBe('site_id,site,url,level,status,found_on_url,found_at,last_seen,gone_at');
     expect(csv(r.stdout).length).toBe(fixtureFacts.pages['tiny.test']!.length + 1); // + the PDF
   });
 

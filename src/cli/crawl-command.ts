@@ -3,10 +3,11 @@ import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { holdCrawlLock } from './crawl-lock.js';
+import { interruptible } from './interruptible.js';
 import { policyFromSettings } from '../bandit/from-settings.js';
 import { policyNames } from '../bandit/registry.js';
 import { crawl, type CrawlSummary } from '../crawl/crawler.js';
-import { refresh } from '../crawl/refresh.js';
+import { refresh } from '../refresh/full-pass.js';
 import { defaults, parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter } from './progress.js';
@@ -163,24 +164,6 @@ export function parseResolve(values: string[]): Map<string, string> {
     map.set(m[1]!.toLowerCase(), m[3]!.replace(/^\[|\]$/g, ''));
   }
   return map;
-}
-
-/** First Ctrl-C (or SIGTERM): stop taking pages, abandon in-flight ones, commit, summarise. Second: quit now. */
-async function interruptible<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const ctl = new AbortController();
-  const onSignal = () => {
-    if (ctl.signal.aborted) process.exit(130);
-    process.stderr.write('\nstopping: pages in flight are dropped and fetched again on resume (Ctrl-C again to quit at once)\n');
-    ctl.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    return await fn(ctl.signal);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
 }
 
 export function formatSummary(s: CrawlSummary): string {

@@ -14,7 +14,9 @@ export function addFilterOptions(c: Command): Command {
     .option('--host <host>', 'only links to this host or its subdomains (external, internal)')
     .option('--grep <text>', 'only links whose URL (or anchor text) contains this, ignoring case')
     .option('--level <n>', 'only links found on pages of this level (internal: pages of this level)')
-    .option('--since <time>', 'only links stored since: an age (30s, 10m, 2h, 1d, 1w) or an ISO time (2024-05-01, 2024-05-01T14:30)');
+    .option('--new-since <time>', 'only links first seen since: an age (30s, 10m, 2h, 1d, 1w) or an ISO time (2024-05-01, 2024-05-01T14:30)')
+    .option('--since <time>', 'the same as --new-since')
+    .option('--gone', 'the links gone from their page (found missing by beebot refresh, or the page answered 404/410) instead of the links there now');
 }
 
 /** Resolve --site and check the other filters; usage errors before anything is read. */

@@ -9,6 +9,7 @@ import { hostsCommand } from './hosts-command.js';
 import { linksCommand } from './links-command.js';
 import { mapCommand } from './map-command.js';
 import { paramsCommand } from './params-command.js';
+import { refreshCommand } from './refresh-command.js';
 import { reportCommand } from './report-command.js';
 import { searchCommand } from './search-command.js';
 import { seedsCommand } from './seeds-command.js';
@@ -25,7 +26,7 @@ export function program(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   for (const make of [
-    seedsCommand, configCommand, crawlCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand,
+    seedsCommand, configCommand, crawlCommand, refreshCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand,
     searchCommand, paramsCommand, traceCommand, simulateCommand,
   ]) {
     p.addCommand(make());

@@ -3,11 +3,12 @@ import { classifyLink, type SiteScope } from './classify.js';
 import { decodeBytes, detectEncoding, type EncodingSource } from './decode.js';
 import { extractLinks } from './extract.js';
 import { MAX_BODY_TEXT, type PageText } from './page-text.js';
+import { pagePrint, type PagePrint } from './page-fingerprint.js';
 import { resolveHref } from './url.js';
 import { joinCues, linkCues } from '../order/cues.js';
 import { termCounts } from '../focus/terms.js';
 
-/** What the crawl keeps of an analysed page: its encoding, its sorted links, and its text when indexed. */
+/** What the crawl keeps of an analysed page: its encoding, its sorted links, its fingerprint, and its text when indexed. */
 export interface PageLinks {
   encoding: string;
   encodingSource: EncodingSource;
@@ -18,6 +19,8 @@ export interface PageLinks {
   text: PageText | null;
   /** term counts of its title (twice), headings and body (topic-focused crawls) */
   terms?: Record<string, number>;
+  /** its content's fingerprint and text size (a refresh compares them) */
+  print: PagePrint;
 }
 
 /**
@@ -31,7 +34,8 @@ export function analysePage(
 ): PageLinks {
   const { encoding, source, start } = detectEncoding(bytes, contentType ?? undefined, defaultEncoding);
   const body = bytes.subarray(start);
-  const text = want.text || want.terms ? { maxBody: MAX_BODY_TEXT } : undefined;
+  // The text is read always: the page's fingerprint covers it.
+  const text = { maxBody: MAX_BODY_TEXT };
   const context = want.context ?? false;
   const found =
     encoding === 'utf-8'
@@ -53,12 +57,13 @@ export function analysePage(
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });
   }
-  const t = found.text;
+  const t = found.text!;
   const terms = want.terms && t ? termCounts(`${t.title} ${t.title} ${t.headings} ${t.body}`) : undefined;
   return {
     encoding, encodingSource: source, links, title: found.title,
     text: want.text ? t : null, // only what the store indexes travels back from the worker
     ...(terms ? { terms } : {}),
+    print: pagePrint(t, links),
   };
 }
 

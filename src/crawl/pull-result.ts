@@ -2,6 +2,7 @@ import type { FrontierPage } from '../store/frontier.js';
 import type { PullResult } from '../store/commit.js';
 import type { Settings } from '../store/settings.js';
 import type { PageLinks } from './analyse.js';
+import { bytesPrint } from './page-fingerprint.js';
 import type { SiteScope } from './classify.js';
 import type { PageFetch } from './fetch-page.js';
 import { isHtmlType, looksLikeHtml } from './http.js';
@@ -65,6 +66,7 @@ export function toPullResult(
   const body = htmlBody(f);
   if (!body) {
     r.status = 'not-html';
+    if (res.body) r.print = bytesPrint(res.body);
     return r;
   }
   if (!analysed) throw new Error('toPullResult: an HTML page needs its analysis');
@@ -75,6 +77,7 @@ export function toPullResult(
   r.title = a.title ?? null;
   r.links = a.links;
   r.text = a.text;
+  r.print = a.print;
   if (a.terms) r.terms = a.terms;
   const found = a.links.internal.length + a.links.external.length + a.links.bad.length;
   if (found > s['max-links-per-page']) {

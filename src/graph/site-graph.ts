@@ -67,10 +67,10 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
     level,
     siteCount: sites.length,
     *nodes() {
-      const out = new Map(db.prepare('SELECT site_id, count(*) FROM external_links GROUP BY site_id').raw().all() as [number, number][]);
+      const out = new Map(db.prepare('SELECT site_id, count(*) FROM external_links WHERE gone_at IS NULL GROUP BY site_id').raw().all() as [number, number][]);
       const into = new Map<string, { links: number; sites: number }>();
       const rows = db
-        .prepare('SELECT beebot_node(url) AS n, count(*), count(DISTINCT site_id) FROM external_links GROUP BY n HAVING n IS NOT NULL ORDER BY n')
+        .prepare('SELECT beebot_node(url) AS n, count(*), count(DISTINCT site_id) FROM external_links WHERE gone_at IS NULL GROUP BY n HAVING n IS NOT NULL ORDER BY n')
         .raw()
         .iterate() as Iterable<[string, number, number]>;
       for (const [id, links, linking] of rows) {
@@ -94,7 +94,7 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
       const source = new Map(sites.map((s) => [s.id, identity(s, scope)]));
       const rows = db
         .prepare(
-          `SELECT site_id, beebot_node(url) AS n, count(*) AS w, count(DISTINCT page_id) FROM external_links
+          `SELECT site_id, beebot_node(url) AS n, count(*) AS w, count(DISTINCT page_id) FROM external_links WHERE gone_at IS NULL
            GROUP BY site_id, n HAVING n IS NOT NULL ORDER BY site_id, w DESC, n`,
         )
         .raw()

@@ -7,6 +7,7 @@ import { fingerprint } from './fingerprint.js';
 import { GroupCommit } from './group-commit.js';
 import { KnownExternal } from './known-external.js';
 import type { PageText } from '../crawl/page-text.js';
+import type { PagePrint } from '../crawl/page-fingerprint.js';
 import { TextIndexWriter } from './text-index.js';
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
@@ -65,6 +66,8 @@ export interface PullResult {
   ms: number;
   /** Requests repeated after transient failures (not counted against the budget). */
   retries: number;
+  /** The content's fingerprint and size (page-fingerprint.ts); absent or null: not read. */
+  print?: PagePrint | null;
   /** Term counts of the page's title and text (topic-focused crawls). */
   terms?: Record<string, number>;
   /** A limit that triggered on this page, e.g. 'links-capped: 10000 of 100000 kept'. */
@@ -73,7 +76,14 @@ export interface PullResult {
   unavailable: string | null;
 }
 
-export interface Committed {
+/** What a refresh's re-read changed in a page's links (internal, external and bad together). */
+export interface LinkChanges {
+  /** links new on the page, or back on it */
+  linksAdded: number;
+  linksGone: number;
+}
+
+export interface Committed extends LinkChanges {
   seq: number;
   /** the reward under the crawl's mode (what the bandit sees) */
   reward: number;
@@ -96,6 +106,8 @@ export interface PullWriterOptions {
   order?: LinkOrder;
   /** Keep pages' text and the anchor texts of links to them in the full-text index (setting index-text). */
   indexText?: boolean;
+  /** The clock the stored times come from (ms since the epoch); default the real one. */
+  now?: () => number;
 }
 
 /** What an ordered crawl keeps with each queued page (columns of `pages`). */
@@ -136,6 +148,7 @@ export class PullWriter {
   private anyTombstones;
   private mode: keyof Rewards;
   private order: LinkOrder | undefined;
+  private now: () => number;
   /** The external URLs and hosts the store holds, per site and in all (see known-external.ts). */
   known: KnownExternal;
   /** The full-text index, when the crawl keeps one. */
@@ -208,8 +221,9 @@ export class PullWriter {
       relevance: db.prepare(`UPDATE pages SET relevance = ?, terms = ? WHERE id = ?`),
       giveUp: db.prepare(`UPDATE sites SET unavailable = ? WHERE id = ? AND unavailable IS NULL`),
       setStatus: db.prepare(`UPDATE pages SET status = ? WHERE id = ?`),
-      setFinal: db.prepare(
-        `UPDATE pages SET status = ?, level = min(level, ?) WHERE id = ?`,
+      // The page whose content was read: its status, and what a refresh compares (schema 11).
+      content: db.prepare(
+        `UPDATE pages SET status = ?, level = min(level, ?), fingerprint = ?, text_size = ?, bytes = ?, fetched_at = ?, gone_at = NULL WHERE id = ?`,
       ),
       fetch: db.prepare(
         `INSERT INTO fetches (site_id, page_id, final_url, http_status, content_type, bytes, encoding,
@@ -218,16 +232,28 @@ export class PullWriter {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
-      // A refresh replaces a page's links: the ones no longer on it go, those still there keep their row.
-      staleEdges: db.prepare(`DELETE FROM edges WHERE src = ?`),
-      staleExternal: db.prepare(`DELETE FROM external_links WHERE page_id = ? AND key NOT IN (SELECT value FROM json_each(?))`),
-      staleBad: db.prepare(`DELETE FROM bad_links WHERE page_id = ? AND raw NOT IN (SELECT value FROM json_each(?))`),
+      // A refresh re-reads a page (schema 11): the links no longer on it are marked gone, with the
+      // last time the page was seen with them; links back on it are live again; new ones are added.
+      lastSeen: db.prepare(
+        `SELECT nullif(max(coalesce(fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id AND r.action = 'keep' ORDER BY seq DESC LIMIT 1), '')), '')
+           FROM pages p WHERE id = ?`,
+      ).pluck(),
+      stampEdges: db.prepare(`UPDATE edges SET found_at = (SELECT fetched_at FROM pages WHERE id = @id) WHERE src = @id AND found_at IS NULL`),
+      goneEdges: db.prepare(`UPDATE edges SET gone_at = ?, last_seen = ? WHERE src = ? AND gone_at IS NULL AND dst NOT IN (SELECT value FROM json_each(?))`),
+      backEdges: db.prepare(`UPDATE edges SET gone_at = NULL, last_seen = NULL WHERE src = ? AND gone_at IS NOT NULL AND dst IN (SELECT value FROM json_each(?))`),
+      newEdge: db.prepare(`INSERT OR IGNORE INTO edges (src, dst, anchor, found_at) VALUES (?, ?, ?, ?)`),
+      goneExternal: db.prepare(`UPDATE external_links SET gone_at = ?, last_seen = ? WHERE page_id = ? AND gone_at IS NULL AND key NOT IN (SELECT value FROM json_each(?))`),
+      backExternal: db.prepare(`UPDATE external_links SET gone_at = NULL, last_seen = NULL WHERE page_id = ? AND gone_at IS NOT NULL AND key IN (SELECT value FROM json_each(?))`),
+      goneBad: db.prepare(`UPDATE bad_links SET gone_at = ?, last_seen = ? WHERE page_id = ? AND gone_at IS NULL AND raw NOT IN (SELECT value FROM json_each(?))`),
+      backBad: db.prepare(`UPDATE bad_links SET gone_at = NULL, last_seen = NULL WHERE page_id = ? AND gone_at IS NOT NULL AND raw IN (SELECT value FROM json_each(?))`),
+      gonePage: db.prepare(`UPDATE pages SET status = ?, gone_at = coalesce(gone_at, ?) WHERE id = ?`),
       site: db.prepare(
         `UPDATE sites SET pulls = pulls + 1, reward_sum = reward_sum + ?, reward_max = max(reward_max, ?),
            deepest = max(coalesce(deepest, -1), ?), unavailable = coalesce(?, unavailable) WHERE id = ?`,
       ),
     };
     this.mode = opts.reward ?? 'urls';
+    this.now = opts.now ?? Date.now;
     this.order = opts.order;
     this.known = new KnownExternal(db);
     this.text = opts.indexText ? new TextIndexWriter(db) : null;
@@ -256,30 +282,38 @@ export class PullWriter {
    * new ones added, the rest untouched); new internal pages are queued. Not a pull: no `fetches`
    * row, the site's statistics stay. `alsoWrite` (the refresh log) runs in the same savepoint.
    */
-  replace(r: PullResult, alsoWrite: () => void): Committed {
+  replace(r: PullResult, alsoWrite: (h: LinkChanges) => void): Committed {
     return this.rereadOnFailure(() => this.write(r, alsoWrite));
   }
 
-  /** A refresh found the page gone (404/410): marked, its outgoing links removed. */
-  gone(pageId: number, alsoWrite: () => void): void {
+  /** A refresh found the page gone (404/410): marked, with its outgoing links. Returns how many links went. */
+  gone(pageId: number, alsoWrite: (h: LinkChanges) => void): number {
     const s = this.s;
-    this.group.write(() => {
-      s.setStatus.run(GONE, pageId);
-      s.staleEdges.run(pageId);
-      s.staleExternal.run(pageId, '[]');
-      s.staleBad.run(pageId, '[]');
-      alsoWrite();
+    return this.group.write(() => {
+      const at = new Date(this.now()).toISOString();
+      const prev = s.lastSeen.get(pageId) as string | null;
+      s.gonePage.run(GONE, at, pageId);
+      s.stampEdges.run({ id: pageId });
+      const n = s.goneEdges.run(at, prev, pageId, '[]').changes + s.goneExternal.run(at, prev, pageId, '[]').changes + s.goneBad.run(at, prev, pageId, '[]').changes;
+      alsoWrite({ linksAdded: 0, linksGone: n });
+      return n;
     });
   }
 
   /** refresh: a refresh's replace (see replace()), with what it writes alongside. */
-  private write(r: PullResult, refresh?: () => void): Committed {
+  private write(r: PullResult, refresh?: (h: LinkChanges) => void): Committed {
     return this.group.write((): Committed => {
       const s = this.s;
       const { page } = r;
       const siteId = page.siteId;
-      const at = new Date().toISOString(); // one time for the pull and every link it stored
+      const at = new Date(this.now()).toISOString(); // one time for the pull and every link it stored
       const L = this.anyTombstones.get() ? this.guarded : this.plain;
+      const print = r.print ?? null;
+      // A refresh: when the page was last seen as it was, and its crawl-found edges dated before it is read again.
+      const prevSeen = refresh ? (s.lastSeen.get(page.id) as string | null) : null;
+      if (refresh) s.stampEdges.run({ id: page.id });
+      let linksAdded = 0;
+      let linksGone = 0;
       // The page whose content we got: the pulled one, or its in-site redirect target.
       let contentId = page.id;
       let level = page.level;
@@ -290,17 +324,15 @@ export class PullWriter {
           level: page.level,
         };
         if (target.id !== page.id) {
+          if (refresh) s.stampEdges.run({ id: target.id });
           s.setStatus.run('redirect', page.id);
-          s.edge.run(page.id, target.id, null);
+          if (refresh) linksAdded += s.newEdge.run(page.id, target.id, null, at).changes;
+          else s.edge.run(page.id, target.id, null);
           contentId = target.id;
           level = Math.min(target.level, page.level);
-          s.setFinal.run(r.status, level, contentId);
-        } else {
-          s.setStatus.run(r.status, page.id);
         }
-      } else {
-        s.setStatus.run(r.status, page.id);
       }
+      s.content.run(r.status, level, print?.fingerprint ?? null, print?.textSize ?? null, r.bytes, at, contentId);
 
       const rewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
       let newUrls = 0;
@@ -308,12 +340,11 @@ export class PullWriter {
       // Links of an off-site redirect belong to the pulled page; links in content to the content page.
       const externalOn = r.status === 'redirect' ? page.id : contentId;
       if (refresh) {
-        // What this pull stores on the pulled page is (re-)added below; what it does not, goes.
-        // A page that now redirects in-site keeps only the edge to its target.
-        s.staleEdges.run(page.id);
-        if (contentId !== page.id) s.edge.run(page.id, contentId, null);
-        s.staleExternal.run(page.id, JSON.stringify(externalOn === page.id ? r.links.external.map((l) => l.key) : []));
-        s.staleBad.run(page.id, JSON.stringify(contentId === page.id ? r.links.bad.map((b) => b.raw) : []));
+        // What the pulled page no longer has goes; what it has again is live again; the rest is added below.
+        const ext = JSON.stringify(externalOn === page.id ? r.links.external.map((l) => l.key) : []);
+        const bad = JSON.stringify(contentId === page.id ? r.links.bad.map((b) => b.raw) : []);
+        linksGone += s.goneExternal.run(at, prevSeen, page.id, ext).changes + s.goneBad.run(at, prevSeen, page.id, bad).changes;
+        linksAdded += s.backExternal.run(page.id, ext).changes + s.backBad.run(page.id, bad).changes;
       }
       for (const l of r.links.external) {
         const n = this.known.ask(siteId, l.key, l.host);
@@ -349,8 +380,16 @@ export class PullWriter {
         // No row when a user deleted the link (a tombstone): then no edge either.
         if (ins.changes > 0) edge(Number(ins.lastInsertRowid), l.anchor);
       }
-      this.writeEdges(contentId, linked);
-      for (const b of r.links.bad) L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at });
+      if (refresh) {
+        // A page that now redirects in-site keeps only the edge to its target.
+        const own = JSON.stringify(contentId !== page.id ? [contentId] : [...linked.keys()]);
+        linksGone += s.goneEdges.run(at, prevSeen, page.id, own).changes;
+        linksAdded += s.backEdges.run(page.id, own).changes;
+        for (const [dst, anchor] of linked) linksAdded += s.newEdge.run(contentId, dst, anchor, at).changes;
+      } else this.writeEdges(contentId, linked);
+      for (const b of r.links.bad) {
+        if (L.bad.run({ site: siteId, page: contentId, key: b.raw, reason: b.reason, at }).changes > 0) linksAdded++;
+      }
       if (this.text) {
         // After the pages are stored: a page new with this pull gets its words too.
         for (const l of r.links.internal) {
@@ -362,8 +401,8 @@ export class PullWriter {
       }
 
       if (refresh) {
-        refresh();
-        return { seq: 0, reward, rewards, newUrls, newHosts };
+        refresh({ linksAdded: linksAdded + rewards.pairs, linksGone });
+        return { seq: 0, reward, rewards, newUrls, newHosts, linksAdded: linksAdded + rewards.pairs, linksGone };
       }
       const f = r.facts;
       const seq = Number(
@@ -375,7 +414,7 @@ export class PullWriter {
       );
       r.hops.forEach((h, n) => s.hop.run(seq, n, h.url, h.status, h.location));
       s.site.run(reward, reward, level, r.unavailable, siteId);
-      return { seq, reward, rewards, newUrls, newHosts };
+      return { seq, reward, rewards, newUrls, newHosts, linksAdded: 0, linksGone: 0 };
     });
   }
 

@@ -7,6 +7,15 @@ export type { LinkKind } from './link-filter.js';
 const site = `coalesce(s.short, s.url)`;
 
 /**
+ * When a live link was last seen (schema 11): when its page was last read, or later confirmed
+ * unchanged by a refresh. A gone link keeps the time stored when it went.
+ */
+const pageSeen = (page: string, found: string) =>
+  `max(coalesce(${page}.fetched_at, ${found}), ` +
+  `coalesce((SELECT r.at FROM refreshes r WHERE r.page_id = ${page}.id AND r.action = 'keep' ORDER BY r.seq DESC LIMIT 1), ''))`;
+const seen = (link: string, page: string, found: string) => `coalesce(${link}.last_seen, ${pageSeen(page, found)})`;
+
+/**
  * One link table as users see it (in `links`, `links delete` and exports): its columns, the
  * query that produces them, and the expressions the filters apply to.
  */
@@ -18,38 +27,38 @@ export interface LinkTable {
   id: string;
   /** the identity stored in a tombstone: pages.key, external_links.key, bad_links.raw */
   key: string;
-  fields: { site: string; url: string; text: string[]; level: string; found: string };
+  fields: { site: string; url: string; text: string[]; level: string; found: string; gone: string };
   /** rows `links delete` may remove (see links.ts) */
   deletable: string;
 }
 
 export const linkTables: Record<LinkKind, LinkTable> = {
   external: {
-    columns: ['site_id', 'site', 'source_url', 'source_level', 'url', 'anchor_text', 'rel', 'tag', 'found_at'],
-    select: `e.site_id, ${site}, p.url, e.level, e.url, e.anchor, e.rel, e.tag, e.found_at`,
+    columns: ['site_id', 'site', 'source_url', 'source_level', 'url', 'anchor_text', 'rel', 'tag', 'found_at', 'last_seen', 'gone_at'],
+    select: `e.site_id, ${site}, p.url, e.level, e.url, e.anchor, e.rel, e.tag, e.found_at, ${seen('e', 'p', 'e.found_at')}, e.gone_at`,
     from: `external_links e JOIN sites s ON s.id = e.site_id JOIN pages p ON p.id = e.page_id`,
     id: 'e.id',
     key: 'e.key',
-    fields: { site: 'e.site_id', url: 'e.url', text: ['e.url', 'e.anchor'], level: 'e.level', found: 'e.found_at' },
+    fields: { site: 'e.site_id', url: 'e.url', text: ['e.url', 'e.anchor'], level: 'e.level', found: 'e.found_at', gone: 'e.gone_at' },
     deletable: 'true',
   },
   internal: {
-    columns: ['site_id', 'site', 'url', 'level', 'status', 'found_on_url', 'found_at'],
-    // A start page was "found" when its site was added.
-    select: `p.site_id, ${site}, p.url, p.level, p.status, f.url, coalesce(p.found_at, s.added_at)`,
+    columns: ['site_id', 'site', 'url', 'level', 'status', 'found_on_url', 'found_at', 'last_seen', 'gone_at'],
+    // A start page was "found" when its site was added. An internal link is gone when its page answered 404/410.
+    select: `p.site_id, ${site}, p.url, p.level, p.status, f.url, coalesce(p.found_at, s.added_at), ${pageSeen('p', 'coalesce(p.found_at, s.added_at)')}, p.gone_at`,
     from: `pages p JOIN sites s ON s.id = p.site_id LEFT JOIN pages f ON f.id = p.found_on`,
     id: 'p.id',
     key: 'p.key',
-    fields: { site: 'p.site_id', url: 'p.url', text: ['p.url'], level: 'p.level', found: 'coalesce(p.found_at, s.added_at)' },
+    fields: { site: 'p.site_id', url: 'p.url', text: ['p.url'], level: 'p.level', found: 'coalesce(p.found_at, s.added_at)', gone: 'p.gone_at' },
     deletable: `p.status = 'queued' AND p.level > 0`,
   },
   bad: {
-    columns: ['site_id', 'site', 'source_url', 'raw_href', 'reason', 'found_at'],
-    select: `b.site_id, ${site}, p.url, b.raw, b.reason, b.found_at`,
+    columns: ['site_id', 'site', 'source_url', 'raw_href', 'reason', 'found_at', 'last_seen', 'gone_at'],
+    select: `b.site_id, ${site}, p.url, b.raw, b.reason, b.found_at, ${seen('b', 'p', 'b.found_at')}, b.gone_at`,
     from: `bad_links b JOIN sites s ON s.id = b.site_id JOIN pages p ON p.id = b.page_id`,
     id: 'b.id',
     key: 'b.raw',
-    fields: { site: 'b.site_id', url: 'b.raw', text: ['b.raw'], level: 'p.level', found: 'b.found_at' },
+    fields: { site: 'b.site_id', url: 'b.raw', text: ['b.raw'], level: 'p.level', found: 'b.found_at', gone: 'b.gone_at' },
     deletable: 'true',
   },
 };
@@ -60,6 +69,8 @@ export function filterWhere(
 ): { where: string; params: Record<string, unknown> } {
   const t = linkTables[kind].fields;
   const conds: string[] = opts.deletableOnly ? [linkTables[kind].deletable] : [];
+  // The links a site has now, or (--gone) the ones it had: never both, so counts stay what users count.
+  conds.push(`${t.gone} ${f.gone ? 'IS NOT NULL' : 'IS NULL'}`);
   const params: Record<string, unknown> = {};
   if (f.siteId !== null) {
     conds.push(`${t.site} = @site`);

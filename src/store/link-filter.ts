@@ -16,17 +16,21 @@ export interface LinkFilter {
   grep: string | null;
   /** level of the page the link was found on (internal: the page's own level) */
   level: number | null;
-  /** ISO time (UTC): links stored at or after it */
+  /** ISO time (UTC): links first seen at or after it */
   since: string | null;
+  /** the links gone from their page (a refresh found them missing, or the page 404/410) instead of the links there now */
+  gone: boolean;
 }
 
-export const noFilter: LinkFilter = { siteId: null, host: null, grep: null, level: null, since: null };
+export const noFilter: LinkFilter = { siteId: null, host: null, grep: null, level: null, since: null, gone: false };
 
 export interface FilterFlags {
   host?: string;
   grep?: string;
   level?: string;
   since?: string;
+  newSince?: string;
+  gone?: boolean;
 }
 
 /** Check and normalize what the user typed (the site is resolved against the database elsewhere). */
@@ -48,7 +52,8 @@ export function parseLinkFilter(flags: FilterFlags, kind: LinkKind | null, now: 
     host,
     grep: flags.grep ?? null,
     level,
-    since: flags.since === undefined ? null : parseSince(flags.since, now),
+    since: flags.newSince !== undefined ? parseSince(flags.newSince, now) : flags.since === undefined ? null : parseSince(flags.since, now),
+    gone: flags.gone ?? false,
   };
 }
 

@@ -28,7 +28,7 @@ export function readPageGraph(db: Db, siteId: number): PageGraph {
   const edges = db
     .prepare(
       `SELECT e.src, e.dst, e.anchor FROM pages p JOIN edges e ON e.src = p.id JOIN pages d ON d.id = e.dst AND d.site_id = p.site_id
-        WHERE p.site_id = ? ORDER BY e.src, e.dst`,
+        WHERE p.site_id = ? AND e.gone_at IS NULL ORDER BY e.src, e.dst`,
     )
     .all(siteId) as PageEdge[];
   const facts = (n: PageNode, f: Pull, redirected: boolean) => {

@@ -1,26 +1,62 @@
 import type { Db } from './db.js';
 import type { FrontierPage } from './frontier.js';
 import type { Validators } from '../crawl/fetch-page.js';
+import type { CheckCost } from '../refresh/check-cost.js';
+import type { ValueFunction } from '../refresh/content-value.js';
+import type { Candidate, Planned, ScheduleName } from '../refresh/schedules.js';
 
-/** What a refresh did with a page (refreshes.action; see refreshAction in src/crawl/refresh.ts). */
-export type RefreshAction = 'keep' | 'replace' | 'gone' | 'retry';
-export type RefreshLogAction = RefreshAction | 'skipped';
+/** What a refresh did with a page (refreshes.action; see src/refresh/action.ts), or 'skipped' (robots.txt). */
+export type RefreshLogAction = 'keep' | 'replace' | 'gone' | 'retry' | 'skipped';
 
-/** Statuses of the pages a refresh re-checks: the ones that were fetched and not redirected. */
-export const REFRESHED_STATUSES = ['done', 'not-html', 'error'] as const;
+/** Statuses of the pages a refresh re-checks: the ones that were read and not redirected, and the gone (they may come back). */
+export const REFRESHED_STATUSES = ['done', 'not-html', 'error', 'gone'] as const;
+const statuses = REFRESHED_STATUSES.map((x) => `'${x}'`).join(', ');
+
+/** One row of the refresh log, with what the check found. */
+export interface LogRow {
+  action: RefreshLogAction;
+  httpStatus: number | null;
+  error: string | null;
+  validators: Validators;
+  bytes?: number;
+  ms?: number;
+  estMs?: number;
+  changed?: number;
+  linksAdded?: number;
+  linksGone?: number;
+  /** the page's scent after the check (beebot refresh) */
+  scent?: number;
+}
+
+/** The settings one `beebot refresh` iteration runs under (refresh_runs). */
+export interface IterationSettings {
+  schedule: ScheduleName;
+  sites: number[] | null;
+  budgetMs: number;
+  delta: number;
+  value: ValueFunction;
+  cost: CheckCost;
+}
 
 /**
- * The refresh log (schema 10): which generation is under way, the next page it has not checked,
- * the validators in force for a page, and one row per page checked.
+ * The refresh log (schema 10, 11). A run is a generation: `crawl --refresh` re-checks every page
+ * once per generation (kind 'all'); `beebot refresh` runs iterations (kind 'scent'), each with
+ * its plan. `refreshes` has one row per page checked, once per generation, with the validators
+ * (ETag, Last-Modified) now in force. What a run has checked is that log, not a column of pages,
+ * so a 304 changes no row of pages, edges or the link tables, and a stopped run resumes with the
+ * pages it has no row for.
  */
 export class RefreshLog {
   private s;
 
-  constructor(private db: Db) {
-    const statuses = REFRESHED_STATUSES.map((x) => `'${x}'`).join(', ');
+  constructor(private db: Db, private now: () => number = Date.now) {
     this.s = {
-      open: db.prepare(`SELECT gen FROM refresh_runs WHERE finished_at IS NULL ORDER BY gen LIMIT 1`).pluck(),
-      start: db.prepare(`INSERT INTO refresh_runs (gen, started_at) VALUES ((SELECT coalesce(max(gen), 0) + 1 FROM refresh_runs), ?)`),
+      open: db.prepare(`SELECT gen FROM refresh_runs WHERE finished_at IS NULL AND kind = ? ORDER BY gen LIMIT 1`).pluck(),
+      start: db.prepare(
+        `INSERT INTO refresh_runs (gen, started_at, kind, schedule, sites, budget_ms, delta, value, cost_a, cost_b)
+         VALUES ((SELECT coalesce(max(gen), 0) + 1 FROM refresh_runs), ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING gen`,
+      ).pluck(),
+      run: db.prepare(`SELECT schedule, sites, budget_ms AS budgetMs, delta, value, cost_a AS a, cost_b AS b FROM refresh_runs WHERE gen = ?`),
       finish: db.prepare(`UPDATE refresh_runs SET finished_at = ? WHERE gen = ?`),
       // Page order (discovery order) so a resumed run goes on where the stopped one was.
       next: db.prepare(
@@ -33,20 +69,135 @@ export class RefreshLog {
         `SELECT count(*) FROM pages p WHERE p.status IN (${statuses})
             AND NOT EXISTS (SELECT 1 FROM refreshes r WHERE r.gen = ? AND r.page_id = p.id)`,
       ).pluck(),
-      lastRefresh: db.prepare(`SELECT etag, last_modified AS lastModified FROM refreshes WHERE page_id = ? ORDER BY seq DESC LIMIT 1`),
+      lastRefresh: db.prepare(`SELECT etag, last_modified AS lastModified FROM refreshes WHERE page_id = ? AND action <> 'skipped' ORDER BY seq DESC LIMIT 1`),
       lastFetch: db.prepare(`SELECT etag, last_modified AS lastModified FROM fetches WHERE page_id = ? ORDER BY seq DESC LIMIT 1`),
       log: db.prepare(
-        `INSERT INTO refreshes (gen, page_id, action, http_status, error, etag, last_modified, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO refreshes (gen, page_id, action, http_status, error, etag, last_modified, at, bytes, ms, est_ms, changed, links_added, links_gone, scent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      plan: db.prepare(`INSERT INTO refresh_plan (gen, rank, page_id, est_ms) VALUES (?, ?, ?, ?)`),
+      planned: db.prepare(
+        `SELECT p.id, p.site_id AS siteId, p.url, p.level, x.est_ms AS estMs FROM refresh_plan x JOIN pages p ON p.id = x.page_id
+          WHERE x.gen = ? AND NOT EXISTS (SELECT 1 FROM refreshes r WHERE r.gen = x.gen AND r.page_id = x.page_id)
+          ORDER BY x.rank LIMIT 1`,
+      ),
+      planLeft: db.prepare(
+        `SELECT count(*) FROM refresh_plan x WHERE x.gen = ? AND NOT EXISTS (SELECT 1 FROM refreshes r WHERE r.gen = x.gen AND r.page_id = x.page_id)`,
+      ).pluck(),
+      setScent: db.prepare(`UPDATE pages SET scent = ? WHERE id = ?`),
     };
   }
 
-  /** The generation under way, or a new one. */
+  nowMs(): number {
+    return this.now();
+  }
+
+  private iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** The `crawl --refresh` generation under way, or a new one. */
   generation(): { gen: number; resumed: boolean } {
-    const open = this.s.open.get() as number | undefined;
+    const open = this.s.open.get('all') as number | undefined;
     if (open !== undefined) return { gen: open, resumed: true };
-    this.s.start.run(new Date().toISOString());
-    return { gen: this.s.open.get() as number, resumed: false };
+    return { gen: this.s.start.get(this.iso(), 'all', null, null, null, null, null, null, null) as number, resumed: false };
+  }
+
+  /** The `beebot refresh` iteration left open by a stopped run, with its settings. */
+  openIteration(): { gen: number; settings: IterationSettings } | undefined {
+    const gen = this.s.open.get('scent') as number | undefined;
+    if (gen === undefined) return undefined;
+    const r = this.s.run.get(gen) as { schedule: ScheduleName; sites: string | null; budgetMs: number; delta: number; value: ValueFunction; a: number; b: number };
+    return {
+      gen,
+      settings: { schedule: r.schedule, sites: r.sites === null ? null : (JSON.parse(r.sites) as number[]), budgetMs: r.budgetMs, delta: r.delta, value: r.value, cost: { a: r.a, b: r.b, n: 0 } },
+    };
+  }
+
+  /** Start an iteration with its plan; pages reaching refreshing for the first time get their first scent. One transaction. */
+  startIteration(x: IterationSettings, plan: readonly Planned[], firstScents: ReadonlyMap<number, number>): number {
+    return this.db.transaction(() => {
+      for (const [id, scent] of firstScents) this.s.setScent.run(scent, id);
+      const gen = this.s.start.get(this.iso(), 'scent', x.schedule, x.sites === null ? null : JSON.stringify(x.sites), x.budgetMs, x.delta, x.value, x.cost.a, x.cost.b) as number;
+      plan.forEach((p, rank) => this.s.plan.run(gen, rank, p.id, p.estMs));
+      return gen;
+    })();
+  }
+
+  /** The next page of an iteration's plan not checked yet. */
+  nextPlanned(gen: number): (FrontierPage & { estMs: number }) | undefined {
+    return this.s.planned.get(gen) as (FrontierPage & { estMs: number }) | undefined;
+  }
+
+  planLeft(gen: number): number {
+    return this.s.planLeft.get(gen) as number;
+  }
+
+  /** End an iteration: every candidate page (of its sites) gains ΔS, in the transaction that closes it. */
+  finishIteration(gen: number, x: IterationSettings): void {
+    this.db.transaction(() => {
+      if (x.delta !== 0) {
+        this.db.prepare(
+          `UPDATE pages SET scent = scent + ? WHERE scent IS NOT NULL ${x.sites === null ? '' : `AND site_id IN (SELECT value FROM json_each(?))`}`,
+        ).run(...(x.sites === null ? [x.delta] : [x.delta, JSON.stringify(x.sites)]));
+      }
+      this.finish(gen);
+    })();
+  }
+
+  /**
+   * The pages an iteration chooses from, with what the schedules read: the read pages of the
+   * sites (gone ones too: they may come back), and the pages a refresh found since refreshing
+   * began, not read yet, within the crawl's level limit.
+   */
+  candidates(sites: number[] | null, maxLevel: number | null): (Candidate & { textSize: number | null; unscented: boolean })[] {
+    const first = this.db.prepare(`SELECT min(started_at) FROM refresh_runs`).pluck().get() as string | null;
+    const siteCond = sites === null ? '' : `AND p.site_id IN (SELECT value FROM json_each(@sites))`;
+    const rows = this.db.prepare(
+      `SELECT p.id, p.status, p.bytes, p.scent, p.text_size AS textSize, p.fetched_at AS fetchedAt,
+              h.n, h.x, h.last, h.first
+         FROM pages p
+         LEFT JOIN (SELECT page_id, count(*) AS n, sum(changed > 0 OR action IN ('replace', 'gone')) AS x, max(at) AS last, min(at) AS first
+                      FROM refreshes WHERE action IN ('keep', 'replace', 'gone') GROUP BY page_id) h ON h.page_id = p.id
+        WHERE (p.status IN (${statuses})
+               OR (p.status = 'queued' AND @first IS NOT NULL AND p.found_at >= @first AND (@maxLevel IS NULL OR p.level <= @maxLevel)))
+          ${siteCond}
+        ORDER BY p.id`,
+    ).all({ first, maxLevel, sites: sites === null ? null : JSON.stringify(sites) }) as {
+      id: number; status: string; bytes: number | null; scent: number | null; textSize: number | null; fetchedAt: string | null;
+      n: number | null; x: number | null; last: string | null; first: string | null;
+    }[];
+    return rows.map((r) => {
+      const read = r.status !== 'queued';
+      const last = r.last ?? r.fetchedAt;
+      const from = r.fetchedAt !== null && r.first !== null && r.fetchedAt < r.first ? r.fetchedAt : r.first;
+      return {
+        id: r.id,
+        bytes: read ? (r.bytes ?? 0) : null,
+        scent: r.scent ?? 0,
+        last: last === null ? null : Date.parse(last),
+        checks: r.n ?? 0,
+        changes: r.x ?? 0,
+        span: from !== null && last !== null ? Date.parse(last) - Date.parse(from) : 0,
+        textSize: r.textSize,
+        unscented: r.scent === null,
+      };
+    });
+  }
+
+  /** (bytes, ms) of the latest crawl fetches and refresh checks that got an answer: what the check-time model is fitted on. */
+  costSamples(limit = 2000): { bytes: number; ms: number }[] {
+    return this.db.prepare(
+      `SELECT bytes, ms FROM (
+         SELECT bytes, ms, at FROM (SELECT bytes, ms, at FROM fetches WHERE bytes IS NOT NULL AND http_status IS NOT NULL ORDER BY seq DESC LIMIT @limit)
+         UNION ALL
+         SELECT bytes, ms, at FROM (SELECT bytes, ms, at FROM refreshes WHERE ms IS NOT NULL AND http_status IS NOT NULL ORDER BY seq DESC LIMIT @limit)
+       ) ORDER BY at DESC LIMIT @limit`,
+    ).all({ limit }) as { bytes: number; ms: number }[];
+  }
+
+  setScent(pageId: number, scent: number): void {
+    this.s.setScent.run(scent, pageId);
   }
 
   /** The next page of generation `gen` not checked yet, after page id `after`. */
@@ -59,7 +210,7 @@ export class RefreshLog {
   }
 
   finish(gen: number): void {
-    this.s.finish.run(new Date().toISOString(), gen);
+    this.s.finish.run(this.iso(), gen);
   }
 
   /** The validators of the page's last answer: its last refresh, else its last crawl fetch. */
@@ -68,7 +219,10 @@ export class RefreshLog {
     return { etag: v?.etag ?? null, lastModified: v?.lastModified ?? null };
   }
 
-  log(gen: number, pageId: number, action: RefreshLogAction, httpStatus: number | null, error: string | null, v: Validators): void {
-    this.s.log.run(gen, pageId, action, httpStatus, error, v.etag, v.lastModified, new Date().toISOString());
+  log(gen: number, pageId: number, r: LogRow): void {
+    this.s.log.run(
+      gen, pageId, r.action, r.httpStatus, r.error, r.validators.etag, r.validators.lastModified, this.iso(),
+      r.bytes ?? null, r.ms ?? null, r.estMs ?? null, r.changed ?? null, r.linksAdded ?? null, r.linksGone ?? null, r.scent ?? null,
+    );
   }
 }

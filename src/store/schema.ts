@@ -278,4 +278,59 @@ export const migrations: string[] = [
   CREATE UNIQUE INDEX refreshes_page ON refreshes (gen, page_id);
   CREATE INDEX refreshes_last ON refreshes (page_id, seq);
   `,
+  // 11: link history and S.C.E.N.T. (issue 14, src/refresh). A link missing from a re-read page
+  // is marked gone (when, and when it was last seen), not deleted; one seen again is live again.
+  // A live link's last sighting is its page's: the later of the page's last read (fetched_at) and
+  // its last refresh answering "unchanged", so a 304 writes no row of these tables. An edge
+  // written by a crawl has found_at NULL: it was found when its page was read (a refresh stamps
+  // the time before it moves fetched_at on). A page keeps a fingerprint of its text and links and
+  // the size of its text, so a re-read knows whether it changed and by how much; and its scent.
+  // `beebot refresh` runs iterations (refresh_runs of kind 'scent'): each plans which pages to
+  // check under its time budget (refresh_plan), so a stopped iteration resumes its own plan.
+  `
+  ALTER TABLE pages ADD COLUMN fingerprint INTEGER;      -- 48 bits of SHA-1 over its text and links (page-fingerprint.ts)
+  ALTER TABLE pages ADD COLUMN text_size INTEGER;        -- characters of its text (title, headings, body)
+  ALTER TABLE pages ADD COLUMN bytes INTEGER;            -- size of its last answer with content (a check's time grows with it)
+  ALTER TABLE pages ADD COLUMN fetched_at TEXT;          -- when its content was last read (crawl or refresh)
+  ALTER TABLE pages ADD COLUMN gone_at TEXT;             -- when a refresh found it 404/410
+  ALTER TABLE pages ADD COLUMN scent REAL;               -- S.C.E.N.T.: NULL until refreshing starts
+  UPDATE pages SET fetched_at = f.at, bytes = f.bytes FROM (SELECT page_id, max(at) AS at, bytes FROM fetches GROUP BY page_id) f
+    WHERE f.page_id = pages.id AND pages.status IN ('done', 'not-html', 'error', 'gone');
+  UPDATE pages SET gone_at = r.at FROM (SELECT page_id, max(at) AS at FROM refreshes WHERE action = 'gone' GROUP BY page_id) r
+    WHERE r.page_id = pages.id AND pages.status = 'gone';
+  ALTER TABLE external_links ADD COLUMN last_seen TEXT;  -- set when it goes: its page's last read or check that still had it
+  ALTER TABLE external_links ADD COLUMN gone_at TEXT;
+  ALTER TABLE bad_links ADD COLUMN last_seen TEXT;
+  ALTER TABLE bad_links ADD COLUMN gone_at TEXT;
+  ALTER TABLE edges ADD COLUMN found_at TEXT;            -- NULL: when src was read (its fetched_at)
+  ALTER TABLE edges ADD COLUMN last_seen TEXT;
+  ALTER TABLE edges ADD COLUMN gone_at TEXT;
+  -- a check sends the validators of the page's last answer: without this, finding its fetch read the whole log
+  CREATE INDEX fetches_page ON fetches (page_id, seq);
+  CREATE INDEX external_gone ON external_links (gone_at) WHERE gone_at IS NOT NULL;
+  CREATE INDEX bad_gone ON bad_links (gone_at) WHERE gone_at IS NOT NULL;
+
+  ALTER TABLE refresh_runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'all';  -- all: crawl --refresh; scent: a beebot refresh iteration
+  ALTER TABLE refresh_runs ADD COLUMN schedule TEXT;     -- scent | uniform | change-rate
+  ALTER TABLE refresh_runs ADD COLUMN sites TEXT;        -- JSON array of site ids; NULL: all
+  ALTER TABLE refresh_runs ADD COLUMN budget_ms REAL;    -- the iteration's time budget
+  ALTER TABLE refresh_runs ADD COLUMN delta REAL;        -- the scent every page gains after it
+  ALTER TABLE refresh_runs ADD COLUMN value TEXT;        -- the value function: log | linear | binary
+  ALTER TABLE refresh_runs ADD COLUMN cost_a REAL;       -- check time = cost_a * bytes + cost_b (ms)
+  ALTER TABLE refresh_runs ADD COLUMN cost_b REAL;
+  ALTER TABLE refreshes ADD COLUMN bytes INTEGER;        -- body bytes of the answer (0 for a 304)
+  ALTER TABLE refreshes ADD COLUMN ms INTEGER;           -- the check's time
+  ALTER TABLE refreshes ADD COLUMN est_ms REAL;          -- the check's time by the cost model
+  ALTER TABLE refreshes ADD COLUMN changed INTEGER;      -- characters of content changed (0: unchanged)
+  ALTER TABLE refreshes ADD COLUMN links_added INTEGER;  -- links new or back on the page
+  ALTER TABLE refreshes ADD COLUMN links_gone INTEGER;
+  ALTER TABLE refreshes ADD COLUMN scent REAL;           -- the page's scent after the check
+  CREATE TABLE refresh_plan (
+    gen     INTEGER NOT NULL,                -- refresh_runs.gen
+    rank    INTEGER NOT NULL,
+    page_id INTEGER NOT NULL,
+    est_ms  REAL NOT NULL,
+    PRIMARY KEY (gen, rank)
+  ) WITHOUT ROWID;
+  `,
 ];

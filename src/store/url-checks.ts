@@ -18,7 +18,7 @@ export function siteExternals(db: Db, siteId: number): SiteExternal[] {
   const rows = db
     .prepare(
       `SELECT e.key, e.url, p.url AS page, e.anchor FROM external_links e JOIN pages p ON p.id = e.page_id
-        WHERE e.site_id = ? ORDER BY e.id`,
+        WHERE e.site_id = ? AND e.gone_at IS NULL ORDER BY e.id`,
     )
     .all(siteId) as { key: string; url: string; page: string; anchor: string }[];
   const by = new Map<string, SiteExternal>();

@@ -1,0 +1,68 @@
+import type { Db } from '../store/db.js';
+import { RefreshLog, type RefreshLogAction } from '../store/refreshes.js';
+import type { Settings } from '../store/settings.js';
+import { PageChecker, type CheckOutcome } from './page-check.js';
+
+export interface RefreshOptions {
+  settings: Settings;
+  /** Re-checks this run may make; null: no limit (a refresh counts against no crawl budget). */
+  budget: number | null;
+  resolve: ReadonlyMap<string, string>;
+  proxy: string | null;
+  signal: AbortSignal;
+  onCheck?: (e: { url: string; action: RefreshLogAction; httpStatus: number | null }) => void;
+}
+
+export interface RefreshSummary {
+  gen: number;
+  resumed: boolean;
+  reason: 'done' | 'budget' | 'interrupted';
+  counts: Record<RefreshLogAction, number>;
+  /** pages of this generation still to check */
+  left: number;
+  seconds: number;
+}
+
+/**
+ * `crawl --refresh`: re-check every read page once per generation (page-check.ts), in page order,
+ * one at a time. Each page's outcome and its log row are committed together, so a stopped run
+ * resumes with the pages not checked. New internal pages a changed page links to are queued: the
+ * next `beebot crawl` fetches them.
+ */
+export async function refresh(db: Db, o: RefreshOptions): Promise<RefreshSummary> {
+  const started = Date.now();
+  const log = new RefreshLog(db);
+  const { gen, resumed } = log.generation();
+  const checker = await PageChecker.open(db, { settings: o.settings, resolve: o.resolve, proxy: o.proxy });
+  const counts: RefreshSummary['counts'] = { keep: 0, replace: 0, gone: 0, retry: 0, skipped: 0 };
+  let reason: RefreshSummary['reason'] = 'done';
+  let fetched = 0;
+  try {
+    for (let after = 0; ; ) {
+      if (o.signal.aborted) {
+        reason = 'interrupted';
+        break;
+      }
+      if (o.budget !== null && fetched >= o.budget) {
+        reason = 'budget';
+        break;
+      }
+      const page = log.next(gen, after);
+      if (!page) break;
+      after = page.id;
+      const out = await checker.check(page, log.validators(page.id), o.signal, (c: CheckOutcome) => log.log(gen, page.id, c));
+      if (out === 'aborted') {
+        reason = 'interrupted';
+        break;
+      }
+      if (out.action !== 'skipped') fetched++;
+      counts[out.action]++;
+      o.onCheck?.({ url: page.url, action: out.action, httpStatus: out.httpStatus });
+    }
+  } finally {
+    await checker.close();
+  }
+  const left = log.left(gen);
+  if (left === 0) log.finish(gen);
+  return { gen, resumed, reason, counts, left, seconds: (Date.now() - started) / 1000 };
+}

@@ -1,0 +1,139 @@
+import type { Db } from '../store/db.js';
+import { RefreshLog, type IterationSettings } from '../store/refreshes.js';
+import type { Settings } from '../store/settings.js';
+import { realClock, type Clock } from '../time/clock.js';
+import { fitCheckCost, type CheckCost } from './check-cost.js';
+import type { ValueFunction } from './content-value.js';
+import { PageChecker, type CheckOutcome } from './page-check.js';
+import { planIteration, type ScheduleName } from './schedules.js';
+import { afterCheck, initialScent } from './scent.js';
+
+export interface IterationOptions {
+  settings: Settings;
+  schedule: ScheduleName;
+  /** site ids; null: all */
+  sites: number[] | null;
+  /** the check time an iteration may spend, by the cost model (ms) */
+  budgetMs: number;
+  /** the time from one iteration's start to the next's (ms); null: back to back */
+  everyMs: number | null;
+  /** iterations to run (null: until `until` or stopped) and the time after which none starts */
+  iterations: number | null;
+  until: number | null;
+  delta: number;
+  value: ValueFunction;
+  /** the check-time model; null: fitted on the fetch log at each iteration */
+  cost: CheckCost | null;
+  resolve: ReadonlyMap<string, string>;
+  proxy: string | null;
+  signal: AbortSignal;
+  clock?: Clock;
+  /** `optimal` (benches only): each page's check frequency, given the known change rates */
+  frequencies?: (cands: { id: number; bytes: number | null; textSize: number | null }[], cost: CheckCost) => ReadonlyMap<number, number>;
+  onCheck?: (e: { gen: number; url: string } & CheckOutcome) => void;
+  onIteration?: (e: IterationSummary) => void;
+}
+
+export interface IterationSummary {
+  gen: number;
+  resumed: boolean;
+  settings: IterationSettings;
+  planned: number;
+  checked: number;
+  estMs: number;
+  counts: Record<CheckOutcome['action'], number>;
+  changed: number;
+  linksAdded: number;
+  linksGone: number;
+  /** finished: every planned page checked, ΔS given */
+  finished: boolean;
+}
+
+/**
+ * `beebot refresh`: iterations of S.C.E.N.T. (or a baseline schedule) over the read pages of the
+ * chosen sites. Each iteration plans the pages to check under its time budget (schedules.ts),
+ * checks them (page-check.ts), halving each one's scent and adding the value of what it found
+ * changed (scent.ts), then gives every page ΔS. An iteration's plan and settings are stored when
+ * it starts, so a stopped one resumes exactly where it was; the next starts `every` after the
+ * start of the one before.
+ */
+export async function runIterations(db: Db, o: IterationOptions): Promise<{ iterations: IterationSummary[]; reason: 'done' | 'interrupted' }> {
+  const clock = o.clock ?? realClock;
+  const log = new RefreshLog(db, () => clock.now());
+  const checker = await PageChecker.open(db, { settings: o.settings, resolve: o.resolve, proxy: o.proxy, clock });
+  const out: IterationSummary[] = [];
+  try {
+    for (let i = 0; o.iterations === null || i < o.iterations; i++) {
+      if (o.signal.aborted) return { iterations: out, reason: 'interrupted' };
+      const open = log.openIteration();
+      if (!open && o.until !== null && clock.now() >= o.until) break;
+      const started = clock.now();
+      const { gen, settings, planned } = open ? { ...open, planned: log.planLeft(open.gen) } : plan(log, o);
+      const sum: IterationSummary = {
+        gen, resumed: open !== undefined, settings, planned, checked: 0, estMs: 0, changed: 0, linksAdded: 0, linksGone: 0, finished: false,
+        counts: { keep: 0, replace: 0, gone: 0, retry: 0, skipped: 0 },
+      };
+      const scents = db.prepare('SELECT coalesce(scent, 0) FROM pages WHERE id = ?').pluck();
+      for (;;) {
+        if (o.signal.aborted) break;
+        const page = log.nextPlanned(gen);
+        if (!page) break;
+        const was = scents.get(page.id) as number;
+        const r = await checker.check(page, log.validators(page.id), o.signal, (c) => {
+          // A page read for the first time starts from the value of what it holds.
+          const scent = afterCheck(was, c.changed, settings.value);
+          log.log(gen, page.id, { ...c, estMs: page.estMs, scent });
+          log.setScent(page.id, scent);
+        });
+        if (r === 'aborted') break;
+        sum.checked++;
+        sum.estMs += page.estMs;
+        sum.counts[r.action]++;
+        sum.changed += r.changed;
+        sum.linksAdded += r.linksAdded;
+        sum.linksGone += r.linksGone;
+        o.onCheck?.({ gen, url: page.url, ...r });
+      }
+      if (o.signal.aborted) {
+        o.onIteration?.(sum);
+        out.push(sum);
+        return { iterations: out, reason: 'interrupted' };
+      }
+      checker.writer.group.flush();
+      log.finishIteration(gen, settings);
+      sum.finished = true;
+      o.onIteration?.(sum);
+      out.push(sum);
+      const last = o.iterations !== null && i + 1 >= o.iterations;
+      if (!last && o.everyMs !== null) {
+        const next = started + o.everyMs;
+        if (o.until !== null && next > o.until) break;
+        try {
+          await clock.sleep(Math.max(0, next - clock.now()), o.signal);
+        } catch {
+          return { iterations: out, reason: 'interrupted' };
+        }
+      }
+    }
+  } finally {
+    await checker.close();
+  }
+  return { iterations: out, reason: 'done' };
+}
+
+/** Plan a new iteration: the candidates, the cost model, the schedule's choice; stored at once. */
+function plan(log: RefreshLog, o: IterationOptions): { gen: number; settings: IterationSettings; planned: number } {
+  const cost = o.cost ?? fitCheckCost(log.costSamples());
+  const settings: IterationSettings = { schedule: o.schedule, sites: o.sites, budgetMs: o.budgetMs, delta: o.delta, value: o.value, cost };
+  const cands = log.candidates(o.sites, o.settings['max-level']);
+  // Pages meeting refreshing for the first time: their scent starts at the value of their content.
+  const first = new Map<number, number>();
+  for (const c of cands) {
+    if (!c.unscented || c.bytes === null) continue;
+    c.scent = initialScent(c.textSize, o.value);
+    first.set(c.id, c.scent);
+  }
+  const frequencies = o.frequencies?.(cands, cost);
+  const chosen = planIteration(cands, frequencies ? 'optimal' : o.schedule, { budgetMs: o.budgetMs, cost, now: log.nowMs(), frequencies });
+  return { gen: log.startIteration(settings, chosen, first), settings, planned: chosen.length };
+}

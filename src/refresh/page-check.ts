@@ -1,0 +1,177 @@
+import type { Db } from '../store/db.js';
+import { PullWriter, type LinkChanges } from '../store/commit.js';
+import type { FrontierPage } from '../store/frontier.js';
+import { loadParamRules } from '../store/param-rules.js';
+import type { SiteParamRules } from '../params/rules.js';
+import { PolitenessWriter } from '../store/politeness.js';
+import type { RefreshLogAction } from '../store/refreshes.js';
+import type { Settings } from '../store/settings.js';
+import { listSites } from '../store/sites.js';
+import { createAnalyser, type Analyser } from '../crawl/analyser.js';
+import type { SiteScope } from '../crawl/classify.js';
+import { fetchPage, type FetchContext, type PageFetch, type Validators } from '../crawl/fetch-page.js';
+import { HostGate } from '../crawl/host-gate.js';
+import { createDispatcher, type HttpOptions } from '../crawl/http.js';
+import { htmlBody, toPullResult } from '../crawl/pull-result.js';
+import { RobotsCache } from '../crawl/robots-cache.js';
+import { siteIdentity } from '../crawl/scope.js';
+import { realClock, type Clock } from '../time/clock.js';
+import { refreshAction } from './action.js';
+import { changedChars } from './content-value.js';
+
+/** What one re-check found. */
+export interface CheckOutcome {
+  action: RefreshLogAction;
+  httpStatus: number | null;
+  error: string | null;
+  /** the validators in force for the next check */
+  validators: Validators;
+  /** body bytes received (0 for a 304), and the check's time */
+  bytes: number;
+  ms: number;
+  /** characters of content changed (content-value.ts); 0: as it was */
+  changed: number;
+  linksAdded: number;
+  linksGone: number;
+}
+
+export interface CheckerOptions {
+  settings: Settings;
+  resolve: ReadonlyMap<string, string>;
+  proxy: string | null;
+  clock?: Clock;
+}
+
+/** A page as a check sees it: as it was when last read. */
+interface Before {
+  status: string;
+  fingerprint: number | null;
+  textSize: number | null;
+}
+
+/**
+ * Re-checks pages one at a time with conditional requests (ETag, Last-Modified) and the crawl's
+ * politeness (host delays, robots.txt), and stores what changed: a changed page's links are
+ * replaced, with their history (commit.ts); a 404/410 marks it gone. `crawl --refresh` and
+ * `beebot refresh` both check pages with it. A check's outcome and what the caller logs with it
+ * (`record`) are committed together, so a stopped run resumes exactly.
+ */
+export class PageChecker {
+  readonly writer: PullWriter;
+  private hostsLog: PolitenessWriter;
+  private dispatcher;
+  private gate: HostGate;
+  private robots: RobotsCache | null;
+  private scopes: Map<number, SiteScope>;
+  private params: Map<number, SiteParamRules>;
+  private before;
+  private clock: Clock;
+
+  private constructor(db: Db, private o: CheckerOptions, private http: HttpOptions, private analyser: Analyser) {
+    const s = o.settings;
+    this.clock = o.clock ?? realClock;
+    this.scopes = new Map(listSites(db).map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]));
+    this.params = loadParamRules(db);
+    this.writer = new PullWriter(db, { maxQueryVariants: s['max-query-variants'], reward: s.reward, indexText: s['index-text'] === 'yes', now: () => this.clock.now() });
+    this.hostsLog = new PolitenessWriter(db);
+    this.dispatcher = createDispatcher(http);
+    this.gate = new HostGate({ delayMs: s.delay, maxBackoffMs: s['max-backoff'] });
+    this.robots = s.robots === 'yes' ? new RobotsCache(this.dispatcher, http, this.gate, s['max-crawl-delay'], () => undefined) : null;
+    this.before = db.prepare(`SELECT status, fingerprint, text_size AS textSize FROM pages WHERE id = ?`);
+  }
+
+  static async open(db: Db, o: CheckerOptions): Promise<PageChecker> {
+    const s = o.settings;
+    const http: HttpOptions = {
+      userAgent: s['user-agent'], connectTimeout: s['connect-timeout'], headersTimeout: s['headers-timeout'], bodyTimeout: s['body-timeout'],
+      maxBytes: s['max-bytes'], resolve: o.resolve, proxy: o.proxy,
+    };
+    return new PageChecker(db, o, http, await createAnalyser(1));
+  }
+
+  /**
+   * Check one page: `old` are the validators of its last answer. `record` writes the caller's log
+   * row, in the same transaction as what the check changed. 'aborted': the run was stopped, nothing written.
+   */
+  async check(page: FrontierPage, old: Validators, signal: AbortSignal, record: (o: CheckOutcome) => void): Promise<CheckOutcome | 'aborted'> {
+    const s = this.o.settings;
+    const scope = this.scopes.get(page.siteId)!;
+    const before = this.before.get(page.id) as Before;
+    const t0 = performance.now();
+    const done = (o: Omit<CheckOutcome, 'ms'>, write: (rec: () => void) => void): CheckOutcome => {
+      const out = { ...o, ms: Math.round(performance.now() - t0) };
+      write(() => record(out));
+      return out;
+    };
+    const plain = (rec: () => void) => this.writer.group.write(rec);
+    try {
+      if (this.robots && (await this.robots.verdict(page.url, signal)).kind !== 'allow') {
+        return done({ action: 'skipped', httpStatus: null, error: 'robots-denied', validators: old, bytes: 0, changed: 0, linksAdded: 0, linksGone: 0 }, plain);
+      }
+    } catch (err) {
+      if (signal.aborted) return 'aborted';
+      throw err;
+    }
+    const deadline = new AbortController(); // see crawler.ts: a timer-held controller, not AbortSignal.timeout()
+    const timer = setTimeout(() => deadline.abort(new DOMException('page timeout', 'TimeoutError')), s['page-timeout']);
+    const both = AbortSignal.any([signal, deadline.signal]);
+    const denied = this.robots ? async (u: string) => ((await this.robots!.verdict(u, both)).kind === 'allow' ? null : 'robots-denied') : undefined;
+    const ctx: FetchContext = { dispatcher: this.dispatcher, http: this.http, gate: this.gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal: both, denied, validators: old };
+    let f: PageFetch;
+    let analysed = null;
+    try {
+      f = await fetchPage(page.url, ctx);
+      const body = refreshAction(f.response?.status ?? null) === 'replace' ? htmlBody(f) : null;
+      if (body) {
+        analysed = await this.analyser.analyse({
+          bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], indexText: this.writer.text !== null, focus: false,
+        });
+      }
+    } catch (err) {
+      if (signal.aborted) return 'aborted'; // nothing written: checked again on resume
+      if (!both.aborted) throw err;
+      f = { hops: [], response: null, finalUrl: page.url, offsite: null, error: 'page-timeout', retries: 0 };
+    } finally {
+      clearTimeout(timer);
+    }
+    const host = new URL(page.url).host;
+    const hs = this.gate.state(host);
+    this.hostsLog.state(host, hs.delayMs, hs.failures, hs.pausedUntil);
+
+    const status = f.response?.status ?? null;
+    const r = toPullResult(page, f, scope, s, analysed, this.params.get(page.siteId));
+    const unread = before.status === 'queued';
+    const same = !unread && r.print != null && r.final === null && r.print.fingerprint === before.fingerprint;
+    const action = refreshAction(status, same);
+    // The validators in force next time: this answer's (a 304 may repeat them), else the old ones.
+    const facts = f.response?.facts;
+    const validators: Validators = action === 'retry' ? old : { etag: facts?.etag ?? (action === 'keep' ? old.etag : null), lastModified: facts?.lastModified ?? (action === 'keep' ? old.lastModified : null) };
+    const base = { action, httpStatus: status, error: f.error, validators, bytes: f.response?.body?.length ?? 0 };
+    if (action === 'replace') {
+      // A page never read before is all new content.
+      const was = unread ? { fingerprint: -1, textSize: 0 } : before;
+      let out: CheckOutcome | undefined;
+      this.writer.replace(r, (h: LinkChanges) => {
+        out = { ...base, ...h, changed: changedChars(was, r.print ?? null, h.linksAdded, h.linksGone), ms: Math.round(performance.now() - t0) };
+        record(out);
+      });
+      return out!;
+    }
+    if (action === 'gone') {
+      const already = before.status === 'gone';
+      let out: CheckOutcome | undefined;
+      this.writer.gone(page.id, (h) => {
+        out = { ...base, ...h, changed: already ? 0 : (before.textSize ?? 0) + changedChars({ fingerprint: null, textSize: null }, null, 0, h.linksGone), ms: Math.round(performance.now() - t0) };
+        record(out);
+      });
+      return out!;
+    }
+    return done({ ...base, changed: 0, linksAdded: 0, linksGone: 0 }, plain);
+  }
+
+  async close(): Promise<void> {
+    this.writer.group.flush();
+    this.writer.text?.catchUp();
+    await Promise.all([this.dispatcher.close().catch(() => undefined), this.analyser.close()]);
+  }
+}
