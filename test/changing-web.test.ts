@@ -1,9 +1,12 @@
 import http from 'node:http';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChangingWeb, diffStates, WEEK, type ChangingWeb, type PageInfo, type PageState } from '../fixtures/changing-web/model.js';
 import { startChangingWeb, type ChangingWebServer } from '../fixtures/changing-web/server.js';
 import { utcHour, utcWeekday } from '../fixtures/changing-web/rhythm.js';
 import { VirtualClock } from '../src/time/clock.js';
+import { beebot, tempDir } from './helpers/cli.js';
 
 /** Monday 5 January 2026, 00:00 UTC. */
 const START = Date.UTC(2026, 0, 5);
@@ -288,5 +291,44 @@ describe('changing web server', () => {
     });
     expect(proxied).toBe(200);
     expect(server.log.at(-1)).toMatchObject({ host: 'site2.test', path: '/', status: 200, at: p.death });
+  });
+});
+
+describe('changing web under the real crawler', () => {
+  it('a crawl at max level 4 fetches exactly the live pages reachable from the home page, and no dead link', async () => {
+    const small = createChangingWeb({ seed: 3, sites: 1, pagesPerSite: 60, start: START });
+    const at = START + 9 * DAY + 10 * 3_600_000;
+    const server = await startChangingWeb({ web: small, clock: new VirtualClock(at) });
+    const tmp = tempDir();
+    try {
+      const db = join(tmp.dir, 'c.db');
+      expect((await beebot(['seeds', 'add', server.url('site1.test', '/')], { db })).code).toBe(0);
+      const r = await beebot(['crawl', '--delay', '0', '--budget', 'none', '--max-level', '4', ...server.resolveArgs()], { db });
+      expect(r.code, r.stderr).toBe(0);
+
+      // Breadth-first over the model's own links, levels 0..4.
+      const expected = new Set(['http://site1.test/']);
+      let frontier = ['http://site1.test/'];
+      for (let level = 0; level < 4; level++) {
+        const next: string[] = [];
+        for (const u of frontier) {
+          for (const l of small.state('site1.test', pathOf(u), at).links) {
+            if (new URL(l).host === 'site1.test' && !expected.has(l)) (expected.add(l), next.push(l));
+          }
+        }
+        frontier = next;
+      }
+      const d = new Database(db, { readonly: true });
+      const fetched = (d.prepare("SELECT url FROM pages WHERE status = 'done'").pluck().all() as string[]).map(server.modelUrl);
+      d.close();
+      expect(new Set(fetched)).toEqual(expected);
+      const live = small.pages().filter((p) => p.birth <= at && at < p.death).map((p) => p.url);
+      for (const u of live) expect(expected.has(u)).toBe(true);
+      expect([...expected].filter((u) => /\/item\d+\.html$/.test(u)).length).toBeGreaterThan(10);
+      expect(server.log.filter((e) => e.status !== 200)).toEqual([]);
+    } finally {
+      await server.close();
+      tmp.cleanup();
+    }
   });
 });
