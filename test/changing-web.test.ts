@@ -159,6 +159,7 @@ describe('changing web model', () => {
         // Long after, the item is off the feed but its page lives on.
         expect(web.state(f.host, f.path, END).links).not.toContain(it.child);
         expect(web.page(f.host, child, END).status).toBe(200);
+        expect(web.page(f.host, child.replace('/item', '/item0'), END).status).toBe(404); // one spelling per page
         checked++;
       }
     }
