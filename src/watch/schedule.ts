@@ -71,7 +71,7 @@ export function learnedNext(last: number, rate: ((t: number) => number) | null, 
  */
 export function changeRate(n: number, changed: number, interval: number): number {
   if (!(n >= 0 && changed >= 0 && changed <= n && interval > 0)) throw new RangeError(`changeRate: need 0 ≤ X ≤ n and I > 0 (n ${n}, X ${changed}, I ${interval})`);
-  return -Math.log((n - changed + 0.5) / (n + 0.5)) / interval;
+  return Math.log((n + 0.5) / (n - changed + 0.5)) / interval; // = −ln((n − X + 0.5)/(n + 0.5)) / I, without a −0
 }
 
 export interface Check {
