@@ -2,12 +2,13 @@
 // bounds, hub groups and their merging, hourly counts and the hour/day encoding, the random
 // forest learning a day/night + weekday/weekend rhythm, the learned, Poisson and fixed
 // schedules' bounds, and the run measures' arithmetic. Plain data, no database, no network.
+import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { appearance, MIDPOINT_SPAN } from '../src/watch/appearance.js';
 import { encodeHour, FEATURES, hourAndDay, hourlyCounts, hourStart, HOUR, WINDOW_HOURS, type HourCount } from '../src/watch/features.js';
 import { groupKey, mergedCounts, mergeGroups } from '../src/watch/groups.js';
-import { crossValidatedR2, newestR2, r2, RateModel, validate } from '../src/watch/model.js';
-import { dateFromUrl, EARLIEST, parseIsoDate, publishedTime } from '../src/watch/published.js';
+import { crossValidatedR2, MIN_HISTORY, modelReady, newestR2, r2, RateModel, validate } from '../src/watch/model.js';
+import { dateFromUrl, EARLIEST, parseIsoDate, PublishedCollector, publishedTime } from '../src/watch/published.js';
 import { changeRate, changeRateOf, fixedNext, learnedNext, poissonNext, type Check } from '../src/watch/schedule.js';
 import { relativeChange, runMetrics, weightedScore, type RunMetrics } from '../src/watch/score.js';
 
@@ -45,6 +46,23 @@ describe('publication time of a page', () => {
     expect(dateFromUrl('https://e.org/2026/02/30/x')).toBeNull(); // no such day
     expect(dateFromUrl('https://e.org/x?d=2026-11-23')).toBeNull(); // the query is not the path
     expect(publishedTime('<p>no date here</p>', 'https://e.org/2026/11/23/story', NOW)).toBe(Date.UTC(2026, 10, 23));
+  });
+
+  it('can be collected from the events of a parse the caller already makes', () => {
+    const c = new PublishedCollector();
+    const anchors: string[] = [];
+    const parser = new Parser({
+      onopentag(name, attrs) {
+        c.onopentag(name, attrs);
+        if (name === 'a' && attrs.href) anchors.push(attrs.href);
+      },
+      ontext: (t) => c.ontext(t),
+      onclosetag: (name) => c.onclosetag(name),
+    });
+    parser.write('<a href="/x">x</a><script type="application/ld+json">{"@graph":[{"datePub');
+    parser.end('lished":"2026-11-23T06:00:00Z"}]}</script>'); // split across chunks
+    expect(anchors).toEqual(['/x']);
+    expect(c.result('https://e.org/x', NOW)).toBe(Date.UTC(2026, 10, 23, 6));
   });
 
   it('ranks meta over JSON-LD over <time> over the URL', () => {
@@ -253,6 +271,9 @@ describe('the schedules', () => {
     expect(learnedNext(last, () => 1000, opts)).toBe(last + opts.min);
     expect(learnedNext(last, () => 0, opts)).toBe(last + opts.max);
     expect(learnedNext(last, () => 0.01, opts)).toBe(last + opts.max);
+    // a group watched for less than a week has no model yet: the fixed interval
+    expect(modelReady(NOW - MIN_HISTORY + 1, NOW)).toBe(false);
+    expect(modelReady(NOW - 7 * 24 * HOUR, NOW)).toBe(true);
     expect(learnedNext(last, null, opts)).toBe(last + opts.fixed);
     expect(learnedNext(last, null, { ...opts, fixed: 10 * HOUR })).toBe(last + opts.max);
     const model = RateModel.fit(history(11), { trees: 5 });

@@ -28,6 +28,16 @@ export interface ForestOptions {
 }
 
 const CELLS = 24 * 7;
+
+/**
+ * History a group needs before its model sets the schedule: one week, so that every hour of
+ * the week has been watched at least once (a forest never shown a Sunday morning would guess
+ * it from the other days). Until then the hub is checked at a fixed interval.
+ */
+export const MIN_HISTORY = 7 * 24 * HOUR;
+
+/** Whether a group watched since `since` has history enough for a model at `now`. */
+export const modelReady = (since: number, now: number): boolean => now - since >= MIN_HISTORY;
 const cellOf = (t: number, offset: Offset): number => {
   const { hour, day } = hourAndDay(t, offset);
   return day * 24 + hour;
