@@ -223,6 +223,10 @@ describe('the rate model', () => {
     };
     expect(mean(saturday, 8, 18)).toBeLessThan(0.6 * mean(monday, 8, 18));
     expect(mean(saturday, 8, 18)).toBeGreaterThan(2 * mean(saturday, 0, 8));
+    // the week's table, day * 24 + hour, is what rate() reads
+    expect(model.week().length).toBe(168);
+    expect(model.week()[1 * 24 + 11]).toBe(model.rate(monday + 11 * HOUR));
+    expect(model.week()[6 * 24 + 3]).toBe(model.rate(saturday + 3 * HOUR));
     const v = validate(rows, { trees: 10, seed: 1 });
     expect(v.newest).toBeGreaterThan(0.5);
     expect(v.crossValidated).toBeGreaterThan(0.5);
