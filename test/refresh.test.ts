@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
-import { refreshAction } from '../src/crawl/refresh.js';
+import { refreshAction } from '../src/refresh/action.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { startReplayServer, type ReplayServer } from './helpers/replay-server.js';
 
@@ -15,8 +15,10 @@ describe('what a refresh does with an answer', () => {
   it('304 keeps, 404/410 are gone, failures are retried later, anything else replaces the links', () => {
     expect(refreshAction(304)).toBe('keep');
     expect([refreshAction(404), refreshAction(410)]).toEqual(['gone', 'gone']);
-    expect([null, 500, 503, 408, 429].map(refreshAction)).toEqual(['retry', 'retry', 'retry', 'retry', 'retry']);
-    expect([200, 203, 301, 403].map(refreshAction)).toEqual(['replace', 'replace', 'replace', 'replace']);
+    expect([null, 500, 503, 408, 429].map((s) => refreshAction(s))).toEqual(['retry', 'retry', 'retry', 'retry', 'retry']);
+    expect([200, 203, 301, 403].map((s) => refreshAction(s))).toEqual(['replace', 'replace', 'replace', 'replace']);
+    // a 200 whose text and links have the fingerprint they had: nothing to re-read
+    expect([refreshAction(200, true), refreshAction(404, true), refreshAction(503, true)]).toEqual(['keep', 'gone', 'retry']);
   });
 });
 
@@ -123,7 +125,7 @@ describe('crawl --refresh', () => {
     expect(before.edges!.length).toBe(PAGES * 2 + PAGES);
     const r = await run('--refresh');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`${PAGES + 1} unchanged (304), 0 changed, 0 gone`);
+    expect(r.stdout).toContain(`${PAGES + 1} unchanged (304), 0 re-read with the same text and links, 0 changed, 0 gone`);
     expect(site.seen.map((s) => s.path).sort()).toEqual([...pages.keys()].sort());
     for (const s of site.seen) {
       expect(s.ifNoneMatch).toBe(pages.get(s.path)!.etag);
@@ -136,7 +138,7 @@ describe('crawl --refresh', () => {
     expect(query<{ n: number }>(db, "SELECT count(*) AS n FROM refreshes WHERE action = 'keep'")[0]!.n).toBe(PAGES + 1);
   });
 
-  it('re-parses exactly the 3 changed pages: their links are replaced, the other rows stay as they were', async () => {
+  it('re-parses exactly the 3 changed pages: their links are replaced (the missing ones marked gone), the other rows stay as they were', async () => {
     const before = dump(db);
     const id = (path: string) => query<{ id: number }>(db, 'SELECT id FROM pages WHERE url = ?', `http://site.test:${site.port}${path}`)[0]!.id;
     const changed = ['/p2', '/p5', '/p7'];
@@ -158,17 +160,21 @@ describe('crawl --refresh', () => {
     expect(other('bad_links', 2)(after.bad_links!)).toEqual(other('bad_links', 2)(before.bad_links!));
     expect(other('edges', 0)(after.edges!)).toEqual(other('edges', 0)(before.edges!));
 
-    const ext = (pid: number) => query<{ url: string }>(db, 'SELECT url FROM external_links WHERE page_id = ? ORDER BY url', pid).map((x) => x.url);
-    const bad = (pid: number) => query<{ raw: string }>(db, 'SELECT raw FROM bad_links WHERE page_id = ?', pid).map((x) => x.raw);
-    const dsts = (pid: number) => query<{ url: string }>(db, 'SELECT p.url FROM edges e JOIN pages p ON p.id = e.dst WHERE e.src = ? ORDER BY p.url', pid)
+    const live = (gone: boolean) => (gone ? 'gone_at IS NOT NULL' : 'gone_at IS NULL');
+    const ext = (pid: number, gone = false) => query<{ url: string }>(db, `SELECT url FROM external_links WHERE page_id = ? AND ${live(gone)} ORDER BY url`, pid).map((x) => x.url);
+    const bad = (pid: number, gone = false) => query<{ raw: string }>(db, `SELECT raw FROM bad_links WHERE page_id = ? AND ${live(gone)}`, pid).map((x) => x.raw);
+    const dsts = (pid: number, gone = false) => query<{ url: string }>(db, `SELECT p.url FROM edges e JOIN pages p ON p.id = e.dst WHERE e.src = ? AND e.${live(gone)} ORDER BY p.url`, pid)
       .map((x) => new URL(x.url).pathname);
     expect([ext(ids[0]!), bad(ids[0]!), dsts(ids[0]!)]).toEqual([['http://ext.test/new'], ['mailto:a2@b.test'], ['/', '/fresh', '/p3']]);
     expect([ext(ids[1]!), bad(ids[1]!), dsts(ids[1]!)]).toEqual([['http://ext.test/5'], [], ['/', '/p6']]);
     expect([ext(ids[2]!), bad(ids[2]!), dsts(ids[2]!)]).toEqual([[], [], ['/']]);
+    // what left the pages is kept, marked gone
+    expect([ext(ids[0]!, true), bad(ids[0]!, true), dsts(ids[0]!, true)]).toEqual([['http://ext.test/2'], [], []]);
+    expect([ext(ids[1]!, true), bad(ids[1]!, true), dsts(ids[1]!, true)]).toEqual([[], ['mailto:a5@b.test'], []]);
+    expect([ext(ids[2]!, true), bad(ids[2]!, true), dsts(ids[2]!, true)]).toEqual([['http://ext.test/7'], ['mailto:a7@b.test'], ['/p8']]);
     // a link still on the page keeps its row (and when it was found)
     const kept = (rows: unknown[]) => rows.filter((row) => (row as unknown[])[2] === ids[1]);
     expect(kept(after.external_links!)).toEqual(kept(before.external_links!));
-    expect(kept(after.bad_links!)).toEqual([]);
     // the new page is queued for the next crawl, which fetches it (and nothing is duplicated)
     expect(query<{ status: string; level: number }>(db, "SELECT status, level FROM pages WHERE url LIKE '%/fresh'")).toEqual([{ status: 'queued', level: 2 }]);
     site.seen.length = 0;
@@ -183,22 +189,28 @@ describe('crawl --refresh', () => {
     expect(site.seen.find((s) => s.path === '/p2')!.ifNoneMatch).toBe('"v2-2"');
   });
 
-  it('marks a page that now answers 404 as gone, with its links removed', async () => {
+  it('marks a page that now answers 404 as gone, with its links', async () => {
     const before = dump(db);
     const gone = query<{ id: number }>(db, "SELECT id FROM pages WHERE url LIKE '%/p4'")[0]!.id;
     pages.get('/p4')!.status = 404;
     const r = await run('--refresh');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`${PAGES} unchanged (304), 0 changed, 1 gone`);
+    expect(r.stdout).toContain(`${PAGES} unchanged (304), 0 re-read with the same text and links, 0 changed, 1 gone`);
     expect(query<{ status: string }>(db, 'SELECT status FROM pages WHERE id = ?', gone)).toEqual([{ status: 'gone' }]);
-    for (const [t, col] of [['external_links', 'page_id'], ['bad_links', 'page_id'], ['edges', 'src']] as const) {
-      expect(query<{ n: number }>(db, `SELECT count(*) AS n FROM ${t} WHERE ${col} = ?`, gone)[0]!.n, t).toBe(0);
+    for (const [t, col, n] of [['external_links', 'page_id', 1], ['bad_links', 'page_id', 1], ['edges', 'src', 2]] as const) {
+      expect(query<{ n: number }>(db, `SELECT count(*) AS n FROM ${t} WHERE ${col} = ? AND gone_at IS NULL`, gone)[0]!.n, t).toBe(0);
+      expect(query<{ n: number }>(db, `SELECT count(*) AS n FROM ${t} WHERE ${col} = ? AND gone_at IS NOT NULL`, gone)[0]!.n, t).toBe(n);
     }
     const after = dump(db);
     const notGone = (col: number) => (rows: unknown[]) => rows.filter((row) => (row as unknown[])[col] !== gone);
     expect(notGone(2)(after.external_links!)).toEqual(notGone(2)(before.external_links!));
     expect(notGone(0)(after.edges!)).toEqual(notGone(0)(before.edges!));
-    expect(after.external_links!.length).toBe(before.external_links!.length - 1);
+    expect(after.external_links!.length).toBe(before.external_links!.length);
+    // `links --gone` lists it; the default lists what the site links to now
+    const listed = async (...a: string[]) => (await beebot(['links', ...a, '--json'], { db })).stdout;
+    expect((JSON.parse(await listed('external', '--gone')) as { url: string }[]).map((x) => x.url)).toEqual(['http://ext.test/4']);
+    expect((JSON.parse(await listed('internal', '--gone')) as { url: string }[]).map((x) => new URL(x.url).pathname)).toEqual(['/p4']);
+    expect(JSON.parse(await listed('external')) as unknown[]).toHaveLength(PAGES);
     // `check` reports the links to it as invalid, with the status the refresh got
     const check = await beebot(['check', '1', '--no-external', '--json'], { db });
     expect(check.code, check.stderr).toBe(0);
@@ -292,12 +304,55 @@ describe('crawl --refresh against the replay web server', () => {
     seen = proxy.log().length;
     const touched = await run('--refresh');
     expect(touched.code, touched.stderr).toBe(0);
-    expect(touched.stdout).toContain(`${fetched - 3} unchanged (304), 3 changed, 0 gone`);
+    expect(touched.stdout).toContain(`${fetched - 3} unchanged (304), 3 re-read with the same text and links, 0 changed, 0 gone`);
     const lines = proxy.log().slice(seen);
     expect(answers(lines)).toEqual({ ok: 3, notModified: fetched - 3 });
     const urls = (status: string) => lines.filter((l) => l.startsWith(`${status} `)).map((l) => l.split(' ').at(-1));
     expect(urls('200').filter((u) => !urls('304').includes(u)).sort()).toEqual(['http://docs.test/p2.html', 'http://docs.test/p5.html', 'http://docs.test/p8.html']);
     // same content, new validators: re-read, and the link tables come out as they were
     expect(dump(db)).toEqual(before);
+  });
+
+  // Issue 14's done-when: `beebot refresh` finds exactly the changed pages and records their new
+  // and gone links, with only conditional requests for the rest.
+  it('beebot refresh: touched files are re-read and found the same, edited ones record their new and gone links, the rest answer 304', async () => {
+    const db = join(tmp.dir, 'b.db');
+    const dir = join(tmp.dir, 'root', 'hosts', 'docs.test');
+    const via = ['--proxy', `http://127.0.0.1:${proxy.port}`, '--delay', '0'];
+    await beebot(['seeds', 'add', 'http://docs.test/'], { db });
+    expect((await beebot(['crawl', '--budget', 'none', ...via], { db })).code).toBe(0);
+    const fetched = query<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE status = 'done'")[0]!.n;
+    const refresh = async () => {
+      const seen = proxy.log().length;
+      const r = await beebot(['refresh', '--budget-time', '1h', '--json', ...via], { db });
+      expect(r.code, r.stderr).toBe(0);
+      const lines = proxy.log().slice(seen);
+      const fresh = lines.filter((l) => l.startsWith('304 ')).map((l) => l.split(' ').at(-1));
+      return { it: JSON.parse(r.stdout) as Record<string, number>, read: lines.filter((l) => l.startsWith('200 ')).map((l) => l.split(' ').at(-1)!).filter((u) => !fresh.includes(u)).sort() };
+    };
+    const first = await refresh();
+    expect(first.read).toEqual([]);
+    expect(first.it).toMatchObject({ checked: fetched, unchanged: fetched, changed: 0, links_added: 0, links_gone: 0 });
+
+    const later = new Date();
+    for (const f of ['p2.html', 'p5.html']) utimesSync(join(dir, f), later, later);
+    // p3 drops its external link; p8 swaps its external link and links p9 too
+    writeFileSync(join(dir, 'p3.html'), '<!DOCTYPE html><html><head><title>p3.html</title></head><body><a href="index.html">up</a></body></html>');
+    writeFileSync(join(dir, 'p8.html'), '<!DOCTYPE html><html><head><title>p8.html</title></head><body><a href="index.html">up</a> <a href="http://new.test/">n</a> <a href="p9.html">p9</a></body></html>');
+    const t2 = new Date().toISOString();
+    const second = await refresh();
+    expect(second.read).toEqual(['p2.html', 'p3.html', 'p5.html', 'p8.html'].map((f) => `http://docs.test/${f}`));
+    // 3 gone: ext3 and ext8 (external), nothing internal; 2 new: new.test and the edge p8 → p9
+    expect(second.it).toMatchObject({ checked: fetched, unchanged: fetched - 2, changed: 2, gone: 0, links_added: 2, links_gone: 2 });
+    const gone = JSON.parse((await beebot(['links', 'external', '--gone', '--json'], { db })).stdout) as { url: string; source_url: string; gone_at: string; last_seen: string; found_at: string }[];
+    expect(gone.map((g) => [g.url, g.source_url])).toEqual([['http://ext3.test/', 'http://docs.test/p3.html'], ['http://ext8.test/', 'http://docs.test/p8.html']]);
+    for (const g of gone) expect(g.found_at <= g.last_seen && g.last_seen < g.gone_at).toBe(true);
+    const now = JSON.parse((await beebot(['links', 'external', '--json'], { db })).stdout) as { url: string; found_at: string; last_seen: string }[];
+    expect(now.map((x) => x.url).sort()).toEqual(['http://ext1.test/', 'http://ext2.test/', 'http://ext4.test/', 'http://ext5.test/', 'http://ext6.test/', 'http://ext7.test/', 'http://ext9.test/', 'http://new.test/']);
+    const added = now.find((x) => x.url === 'http://new.test/')!;
+    const since = JSON.parse((await beebot(['links', 'external', '--new-since', added.found_at, '--json'], { db })).stdout) as { url: string }[];
+    expect(since.map((x) => x.url)).toEqual(['http://new.test/']);
+    // every link still there was last seen by this refresh
+    expect(now.every((x) => x.last_seen >= t2)).toBe(true);
   });
 });

@@ -131,7 +131,7 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
       const why = { done: 'every fetched page re-checked', budget: 'budget reached (run again to go on)', interrupted: 'interrupted (run again to resume)' }[r.reason];
       process.stdout.write([
         `refresh ${r.gen}${r.resumed ? ' (resumed)' : ''} stopped: ${why}`,
-        `this run: ${c.keep} unchanged (304), ${c.replace} changed, ${c.gone} gone, ${c.retry} failed (kept as they were), ${c.skipped} skipped (robots.txt); ${r.seconds.toFixed(1)} s`,
+        `this run: ${c.keep - r.same} unchanged (304), ${r.same} re-read with the same text and links, ${c.replace} changed, ${c.gone} gone, ${c.retry} failed (kept as they were), ${c.skipped} skipped (robots.txt); ${r.seconds.toFixed(1)} s`,
         `left to re-check: ${r.left}; new pages a changed page links to are queued for the next 'beebot crawl'`,
         '',
       ].join('\n'));

@@ -18,6 +18,8 @@ export interface RefreshSummary {
   resumed: boolean;
   reason: 'done' | 'budget' | 'interrupted';
   counts: Record<RefreshLogAction, number>;
+  /** of the kept pages, those answering 200 with the text and links they had (no validators, or a touched file) */
+  same: number;
   /** pages of this generation still to check */
   left: number;
   seconds: number;
@@ -37,6 +39,7 @@ export async function refresh(db: Db, o: RefreshOptions): Promise<RefreshSummary
   const counts: RefreshSummary['counts'] = { keep: 0, replace: 0, gone: 0, retry: 0, skipped: 0 };
   let reason: RefreshSummary['reason'] = 'done';
   let fetched = 0;
+  let same = 0;
   try {
     for (let after = 0; ; ) {
       if (o.signal.aborted) {
@@ -57,6 +60,7 @@ export async function refresh(db: Db, o: RefreshOptions): Promise<RefreshSummary
       }
       if (out.action !== 'skipped') fetched++;
       counts[out.action]++;
+      if (out.action === 'keep' && out.httpStatus !== 304) same++;
       o.onCheck?.({ url: page.url, action: out.action, httpStatus: out.httpStatus });
     }
   } finally {
@@ -64,5 +68,5 @@ export async function refresh(db: Db, o: RefreshOptions): Promise<RefreshSummary
   }
   const left = log.left(gen);
   if (left === 0) log.finish(gen);
-  return { gen, resumed, reason, counts, left, seconds: (Date.now() - started) / 1000 };
+  return { gen, resumed, reason, counts, same, left, seconds: (Date.now() - started) / 1000 };
 }
