@@ -3,13 +3,12 @@
 // test changes; the real CLI and a real database.
 import Database from 'better-sqlite3';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listenLoopback } from '../fixtures/listen.js';
 import { refreshAction } from '../src/refresh/action.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { startReplayServer, type ReplayServer } from './helpers/replay-server.js';
+import { conditionalSite, type Page } from './helpers/conditional-site.js';
 
 describe('what a refresh does with an answer', () => {
   it('304 keeps, 404/410 are gone, failures are retried later, anything else replaces the links', () => {
@@ -21,43 +20,6 @@ describe('what a refresh does with an answer', () => {
     expect([refreshAction(200, true), refreshAction(404, true), refreshAction(503, true)]).toEqual(['keep', 'gone', 'retry']);
   });
 });
-
-interface Page {
-  body: string;
-  etag: string;
-  modified: Date;
-  status?: number;
-}
-
-interface Seen {
-  path: string;
-  ifNoneMatch: string | undefined;
-  ifModifiedSince: string | undefined;
-  status: number;
-}
-
-/** A site that honours conditional requests; `pages` may be changed between runs. */
-async function conditionalSite(pages: Map<string, Page>) {
-  const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const answer = (status: number, headers: Record<string, string> = {}, body = '') => {
-      if (path !== '/robots.txt') seen.push({ path, ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'], status });
-      res.writeHead(status, headers).end(body);
-    };
-    const p = pages.get(path);
-    if (!p || p.status) return answer(p?.status ?? 404);
-    const validators = { etag: p.etag, 'last-modified': p.modified.toUTCString() };
-    const inm = req.headers['if-none-match'];
-    const ims = req.headers['if-modified-since'];
-    // RFC 9110 13.2.2: If-None-Match wins; If-Modified-Since only without it.
-    const fresh = inm !== undefined ? inm === p.etag : ims !== undefined && Math.floor(p.modified.getTime() / 1000) <= Date.parse(ims) / 1000;
-    if (fresh) return answer(304, validators);
-    answer(200, { 'content-type': 'text/html', ...validators }, `<html><body>${p.body}</body></html>`);
-  });
-  const port = await listenLoopback(server);
-  return { port, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 const T0 = new Date('2026-01-01T00:00:00Z');
 const page = (n: number | string, body: string): [string, Page] => [n === 0 ? '/' : `/p${n}`, { body, etag: `"v1-${n}"`, modified: T0 }];

@@ -1,0 +1,169 @@
+// Issue 14: the pure parts of `beebot refresh` (src/refresh): scent arithmetic on a hand-made
+// sequence, the A·size + B fit, the schedules' plans, the value of change, the quality formula.
+import { describe, expect, it } from 'vitest';
+import { changedChars, contentValue, LINK_CHARS } from '../src/refresh/content-value.js';
+import { checkMs, DEFAULT_COST, fitCheckCost } from '../src/refresh/check-cost.js';
+import { indexQuality } from '../src/refresh/quality.js';
+import { changeRate, optimalFrequencies, planIteration, type Candidate } from '../src/refresh/schedules.js';
+import { afterCheck, afterIteration, initialScent } from '../src/refresh/scent.js';
+import { bytesPrint, pagePrint } from '../src/crawl/page-fingerprint.js';
+
+const cand = (id: number, o: Partial<Candidate> = {}): Candidate => ({ id, bytes: 1000, scent: 0, last: 0, checks: 0, changes: 0, span: 0, ...o });
+
+describe('scent', () => {
+  it('a check halves the scent and adds the value of what it found; an iteration adds ΔS', () => {
+    // hand-made: scent 10, three checks finding 0, 1023 and 0 changed characters, ΔS = 1 after each iteration
+    let s = 10;
+    const seq: number[] = [];
+    for (const found of [0, 1023, 0]) {
+      s = afterIteration(afterCheck(s, found, 'log'), 1);
+      seq.push(s);
+    }
+    // 10/2 + 0 + 1 = 6; 6/2 + log2(1024) + 1 = 14; 14/2 + 0 + 1 = 8
+    expect(seq).toEqual([6, 14, 8]);
+    expect(initialScent(1023, 'log')).toBe(10);
+    expect(initialScent(null, 'log')).toBe(0);
+    expect(afterCheck(8, 5, 'binary')).toBe(5);
+    expect(afterCheck(8, 5, 'linear')).toBe(9);
+  });
+
+  /** Run the scent schedule over pages whose checks find `changes(page, iteration)` characters; the ids checked per iteration. */
+  function simulate(delta: number, iterations: number, changes: (id: number, it: number) => number): number[][] {
+    const pages = [cand(1, { scent: 10 }), cand(2, { scent: 10 }), cand(3, { scent: 10 })];
+    const out: number[][] = [];
+    for (let it = 0; it < iterations; it++) {
+      // budget: one check (cost 100 ms each)
+      const plan = planIteration(pages, 'scent', { budgetMs: 100, cost: { a: 0, b: 100, n: 0 }, now: it });
+      out.push(plan.map((p) => p.id));
+      for (const p of plan) {
+        const c = pages.find((x) => x.id === p.id)!;
+        c.scent = afterCheck(c.scent, changes(c.id, it), 'log');
+        c.last = it;
+      }
+      for (const c of pages) c.scent = afterIteration(c.scent, delta);
+    }
+    return out;
+  }
+
+  it('ΔS = 0: pages found unchanged a few times are never checked again', () => {
+    // page 1 changes at every check (1023 characters); pages 2 and 3 never
+    const seq = simulate(0, 12, (id) => (id === 1 ? 1023 : 0)).flat();
+    expect(seq.slice(-6)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(seq.filter((id) => id !== 1).length).toBeLessThanOrEqual(4);
+  });
+
+  it('ΔS → ∞: uniform revisiting, whatever the pages harvest', () => {
+    const seq = simulate(1e9, 10, (id) => (id === 1 ? 1023 : 0)).flat();
+    // the first iteration still sees the starting scents; from then on halving alone orders the pages
+    expect(seq.slice(1)).toEqual([1, 2, 3, 1, 2, 3, 1, 2, 3]);
+  });
+
+  it('a moderate ΔS revisits the unchanged pages now and then', () => {
+    const seq = simulate(2, 30, (id) => (id === 1 ? 1023 : 0)).flat();
+    const n = (id: number) => seq.filter((x) => x === id).length;
+    expect(n(1)).toBeGreaterThan(n(2) + n(3));
+    expect(n(2)).toBeGreaterThan(0);
+    expect(n(3)).toBeGreaterThan(0);
+  });
+});
+
+describe('the check-time model A·size + B', () => {
+  it('is the least-squares line through the fetch log', () => {
+    // ms = 0.01 · bytes + 50 exactly
+    const exact = [1000, 5000, 20000, 80000].map((bytes) => ({ bytes, ms: 0.01 * bytes + 50 }));
+    const fit = fitCheckCost(exact);
+    expect(fit.a).toBeCloseTo(0.01, 10);
+    expect(fit.b).toBeCloseTo(50, 8);
+    expect(fit.n).toBe(4);
+    expect(checkMs(fit, 10000)).toBeCloseTo(150, 8);
+    // noisy: the hand-computed fit of (0,10) (10,20) (20,40): a = 1.5, b = 8.333…
+    const noisy = fitCheckCost([{ bytes: 0, ms: 10 }, { bytes: 10, ms: 20 }, { bytes: 20, ms: 40 }]);
+    expect(noisy.a).toBeCloseTo(1.5, 10);
+    expect(noisy.b).toBeCloseTo(25 / 3, 10);
+  });
+
+  it('falls back sensibly: nothing to fit, one size only, a falling line, a negative intercept', () => {
+    expect(fitCheckCost([])).toEqual(DEFAULT_COST);
+    expect(fitCheckCost([{ bytes: 100, ms: 10 }, { bytes: 100, ms: 30 }])).toEqual({ a: 0, b: 20, n: 2 });
+    expect(fitCheckCost([{ bytes: 0, ms: 30 }, { bytes: 100, ms: 10 }])).toEqual({ a: 0, b: 20, n: 2 });
+    const through0 = fitCheckCost([{ bytes: 100, ms: 1 }, { bytes: 200, ms: 10 }]);
+    expect(through0.b).toBe(0);
+    expect(through0.a).toBeCloseTo((100 * 1 + 200 * 10) / (100 * 100 + 200 * 200), 12);
+  });
+});
+
+describe('planning an iteration', () => {
+  const cost = { a: 0.01, b: 100, n: 0 };
+
+  it('takes pages by priority while their estimated time fits, passing over one too big, unread pages first', () => {
+    const pages = [cand(1, { scent: 5, bytes: 1000 }), cand(2, { scent: 9, bytes: 100000 }), cand(3, { scent: 7, bytes: 1000 }), cand(4, { bytes: null })];
+    // estimated: 1 → 110 ms, 2 → 1100 ms, 3 → 110 ms, 4 (unread, mean of the read: 34000 bytes) → 440 ms
+    const plan = planIteration(pages, 'scent', { budgetMs: 700, cost, now: 0 });
+    expect(plan.map((p) => p.id)).toEqual([4, 3, 1]);
+    expect(plan.map((p) => p.estMs)).toEqual([440, 110, 110]);
+  });
+
+  it('uniform: the page checked longest ago first; change-rate: the most expected changes since the last check', () => {
+    const pages = [cand(1, { last: 30 }), cand(2, { last: 10 }), cand(3, { last: null }), cand(4, { last: 20 })];
+    expect(planIteration(pages, 'uniform', { budgetMs: 1e9, cost, now: 100 }).map((p) => p.id)).toEqual([3, 2, 4, 1]);
+    const rated = [cand(1, { last: 90, checks: 10, changes: 10, span: 100 }), cand(2, { last: 0, checks: 10, changes: 0, span: 100 }), cand(3, { last: 50, checks: 10, changes: 5, span: 100 })];
+    expect(planIteration(rated, 'change-rate', { budgetMs: 1e9, cost, now: 100 }).map((p) => p.id)).toEqual([3, 1, 2]);
+  });
+
+  it("Cho & Garcia-Molina's estimator and optimal frequencies", () => {
+    // 10 checks 10 ms apart, 5 changed: −ln(5.5/10.5)/10
+    expect(changeRate(10, 5, 100)).toBeCloseTo(-Math.log(5.5 / 10.5) / 10, 12);
+    expect(changeRate(10, 0, 100)).toBeCloseTo(0, 12);
+    expect(changeRate(0, 0, 0)).toBe(0);
+    const pages = [
+      { id: 1, rate: 1e-3, weight: 1, costMs: 1 },
+      { id: 2, rate: 1e-2, weight: 1, costMs: 1 },
+      { id: 3, rate: 10, weight: 1, costMs: 1 }, // changes far too often to keep fresh
+      { id: 4, rate: 0, weight: 1, costMs: 1 },
+    ];
+    const f = optimalFrequencies(pages, 0.005);
+    const used = pages.reduce((s, p) => s + f.get(p.id)! * p.costMs, 0);
+    expect(used).toBeCloseTo(0.005, 6);
+    expect(f.get(3)).toBe(0);
+    expect(f.get(4)).toBe(0);
+    expect(f.get(2)!).toBeGreaterThan(f.get(1)!);
+  });
+});
+
+describe('the value of change', () => {
+  it('counts text size changed plus a URL length per link added or gone', () => {
+    expect(contentValue(0, 'log')).toBe(0);
+    expect(contentValue(1023, 'log')).toBe(10);
+    expect(changedChars({ fingerprint: 1, textSize: 500 }, { fingerprint: 1, textSize: 500 }, 0, 0)).toBe(0);
+    expect(changedChars({ fingerprint: 1, textSize: 500 }, { fingerprint: 2, textSize: 620 }, 1, 2)).toBe(120 + 3 * LINK_CHARS);
+    expect(changedChars({ fingerprint: 1, textSize: 500 }, { fingerprint: 2, textSize: 500 }, 0, 0)).toBe(1);
+    // read before fingerprints were kept: judged by its links
+    expect(changedChars({ fingerprint: null, textSize: null }, { fingerprint: 2, textSize: 500 }, 2, 0)).toBe(2 * LINK_CHARS);
+  });
+
+  it('fingerprints text and the set of links, not their order or the markup', () => {
+    const links = (keys: string[]) => ({ internal: keys.map((key) => ({ url: key, key })), external: [], bad: [] });
+    const text = { title: 'T', headings: 'H', body: 'some words' };
+    const a = pagePrint(text, links(['http://a/1', 'http://a/2']));
+    expect(pagePrint(text, links(['http://a/2', 'http://a/1']))).toEqual(a);
+    expect(pagePrint(text, links(['http://a/1'])).fingerprint).not.toBe(a.fingerprint);
+    expect(pagePrint({ ...text, body: 'some other words' }, links(['http://a/1', 'http://a/2'])).fingerprint).not.toBe(a.fingerprint);
+    expect(a.textSize).toBe(12);
+    expect(Number.isSafeInteger(a.fingerprint)).toBe(true);
+    expect(bytesPrint(new Uint8Array([1, 2, 3]))).toEqual(bytesPrint(new Uint8Array([1, 2, 3])));
+    expect(bytesPrint(new Uint8Array([1, 2, 3])).textSize).toBe(3);
+  });
+});
+
+describe('index quality Q(j) (formula (1) as read)', () => {
+  it('rewards content still current, penalises content changed or deleted, and counts unindexed live pages only in Q_max', () => {
+    const { q, qMax } = indexQuality([
+      { alive: true, liveChars: 1023, indexed: true, currentChars: 1023, changedChars: 0 }, // fresh: +10
+      { alive: true, liveChars: 1023, indexed: true, currentChars: 511, changedChars: 7 }, // changed: +9 − 3
+      { alive: false, liveChars: 0, indexed: true, currentChars: 0, changedChars: 255 }, // deleted: −8
+      { alive: true, liveChars: 1023, indexed: false, currentChars: 0, changedChars: 0 }, // new, not fetched: 0
+    ]);
+    expect(q).toBeCloseTo(10 + 9 - 3 - 8, 12);
+    expect(qMax).toBeCloseTo(30, 12);
+  });
+});
