@@ -7,6 +7,7 @@ import { indexQuality } from '../src/refresh/quality.js';
 import { changeRate, optimalFrequencies, planIteration, type Candidate } from '../src/refresh/schedules.js';
 import { afterCheck, afterIteration, initialScent } from '../src/refresh/scent.js';
 import { bytesPrint, pagePrint } from '../src/crawl/page-fingerprint.js';
+import { analysePage } from '../src/crawl/analyse.js';
 
 const cand = (id: number, o: Partial<Candidate> = {}): Candidate => ({ id, bytes: 1000, scent: 0, last: 0, checks: 0, changes: 0, span: 0, ...o });
 
@@ -141,17 +142,27 @@ describe('the value of change', () => {
     expect(changedChars({ fingerprint: null, textSize: null }, { fingerprint: 2, textSize: 500 }, 2, 0)).toBe(2 * LINK_CHARS);
   });
 
-  it('fingerprints text and the set of links, not their order or the markup', () => {
+  it('fingerprints the visible text and the links, not the markup or the whitespace', () => {
+    // whitespace is layout: none of it counts
     const links = (keys: string[]) => ({ internal: keys.map((key) => ({ url: key, key })), external: [], bad: [] });
-    const text = { title: 'T', headings: 'H', body: 'some words' };
-    const a = pagePrint(text, links(['http://a/1', 'http://a/2']));
-    expect(pagePrint(text, links(['http://a/2', 'http://a/1']))).toEqual(a);
-    expect(pagePrint(text, links(['http://a/1'])).fingerprint).not.toBe(a.fingerprint);
-    expect(pagePrint({ ...text, body: 'some other words' }, links(['http://a/1', 'http://a/2'])).fingerprint).not.toBe(a.fingerprint);
-    expect(a.textSize).toBe(12);
+    const a = pagePrint('Title  some\n   words', links(['http://a/1', 'http://a/2']));
+    expect(pagePrint(' Title some words ', links(['http://a/1', 'http://a/2']))).toEqual(a);
+    expect(pagePrint('Title some words', links(['http://a/1'])).fingerprint).not.toBe(a.fingerprint);
+    expect(pagePrint('Title some other words', links(['http://a/1', 'http://a/2'])).fingerprint).not.toBe(a.fingerprint);
+    expect(a.textSize).toBe('Titlesomewords'.length);
     expect(Number.isSafeInteger(a.fingerprint)).toBe(true);
     expect(bytesPrint(new Uint8Array([1, 2, 3]))).toEqual(bytesPrint(new Uint8Array([1, 2, 3])));
     expect(bytesPrint(new Uint8Array([1, 2, 3])).textSize).toBe(3);
+  });
+
+  it('a page re-read with new markup, scripts or indentation keeps its fingerprint', () => {
+    const scope = { identity: 'site.test', scope: 'host' as const, mode: 'standard' as const };
+    const page = (html: string) => analysePage(Buffer.from(html), 'http://site.test/', 'text/html; charset=utf-8', scope, 'windows-1252').print;
+    const one = page('<html><head><title>T</title><script>var token = 1</script></head><body><p class="a">Héllo <b>world</b></p> <a href="/x">x</a></body></html>');
+    const two = page('<html><head><title>T</title><script>var token = 2</script></head><body>\n  <p class="b" id="z">Héllo\n   <i>world</i></p>\n<!-- built 5 -->\n<a href="/x" data-n="9">x</a></body></html>');
+    const three = page('<html><head><title>T</title></head><body><p>Hello world</p> <a href="/x">x</a></body></html>');
+    expect(two).toEqual(one);
+    expect(three.fingerprint).not.toBe(one.fingerprint);
   });
 });
 

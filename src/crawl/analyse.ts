@@ -3,7 +3,7 @@ import { classifyLink, type SiteScope } from './classify.js';
 import { decodeBytes, detectEncoding, type EncodingSource } from './decode.js';
 import { extractLinks } from './extract.js';
 import { MAX_BODY_TEXT, type PageText } from './page-text.js';
-import { pagePrint, type PagePrint } from './page-fingerprint.js';
+import { ContentHash, type PagePrint } from './page-fingerprint.js';
 import { resolveHref } from './url.js';
 import { joinCues, linkCues } from '../order/cues.js';
 import { termCounts } from '../focus/terms.js';
@@ -34,13 +34,13 @@ export function analysePage(
 ): PageLinks {
   const { encoding, source, start } = detectEncoding(bytes, contentType ?? undefined, defaultEncoding);
   const body = bytes.subarray(start);
-  // The text is read always: the page's fingerprint covers it.
-  const text = { maxBody: MAX_BODY_TEXT };
+  const text = want.text || want.terms ? { maxBody: MAX_BODY_TEXT } : undefined;
   const context = want.context ?? false;
+  const hash = new ContentHash();
   const found =
     encoding === 'utf-8'
-      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, text, context })
-      : extractLinks(decodeBytes(body, encoding), { text, context });
+      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, text, context, hash })
+      : extractLinks(decodeBytes(body, encoding), { text, context, hash });
   const baseUrl = found.base !== null ? resolveHref(found.base, pageUrl) : null;
   const base = baseUrl && /^https?:$/.test(baseUrl.protocol) ? baseUrl.href : pageUrl;
 
@@ -57,13 +57,13 @@ export function analysePage(
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });
   }
-  const t = found.text!;
+  const t = found.text;
   const terms = want.terms && t ? termCounts(`${t.title} ${t.title} ${t.headings} ${t.body}`) : undefined;
   return {
     encoding, encodingSource: source, links, title: found.title,
     text: want.text ? t : null, // only what the store indexes travels back from the worker
     ...(terms ? { terms } : {}),
-    print: pagePrint(t, links),
+    print: hash.print(links),
   };
 }
 

@@ -1,6 +1,7 @@
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
 import { PageTextCollector, type PageText } from './page-text.js';
+import type { ContentHash } from './page-fingerprint.js';
 
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
 /**
@@ -52,6 +53,8 @@ export interface ExtractOptions {
   text?: { maxBody: number };
   /** Also each link's tag path and the text before it (topic-focused crawls). */
   context?: boolean;
+  /** Feed the visible text, as the tokenizer gives it (UTF-8 pages: undecoded bytes), to this page fingerprint. */
+  hash?: ContentHash;
 }
 
 const NAV_ELEMENTS = new Set(['nav', 'header', 'footer', 'aside']);
@@ -85,6 +88,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   let title: string | null = null;
   let inTitle = false;
   let svg = 0;
+  const hash = opts.hash;
 
   // Whitespace is collapsed as text arrives, and appending stops past the cap, so an unclosed
   // <a> costs at most maxText characters.
@@ -153,6 +157,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
       ontext(chunk) {
         if (inTitle) title = append(title!, text(chunk));
         if (hidden > 0) return;
+        hash?.add(chunk); // raw: decoding every chunk would cost the crawl a third of its speed
         const wanted = nav === 0 && blocks?.wants() ? text(chunk) : null;
         if (anchor) anchor.text = append(anchor.text, wanted ?? text(chunk));
         else if (context) recent = (recent + (wanted ?? text(chunk))).replace(/\s+/g, ' ').slice(-AROUND * 2);
