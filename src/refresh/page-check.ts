@@ -142,7 +142,10 @@ export class PageChecker {
     const r = toPullResult(page, f, scope, s, analysed, this.params.get(page.siteId));
     const unread = before.status === 'queued';
     const same = !unread && r.print != null && r.final === null && r.print.fingerprint === before.fingerprint;
-    const action = refreshAction(status, same);
+    // A page that had no content (a crawl's 404, a gone page) and answers 404/410 again: nothing changed.
+    const hadContent = before.status === 'done' || before.status === 'not-html';
+    let action = refreshAction(status, same);
+    if (action === 'gone' && !hadContent) action = 'keep';
     // The validators in force next time: this answer's (a 304 may repeat them), else the old ones.
     const facts = f.response?.facts;
     const validators: Validators = action === 'retry' ? old : { etag: facts?.etag ?? (action === 'keep' ? old.etag : null), lastModified: facts?.lastModified ?? (action === 'keep' ? old.lastModified : null) };
@@ -158,10 +161,9 @@ export class PageChecker {
       return out!;
     }
     if (action === 'gone') {
-      const already = before.status === 'gone';
       let out: CheckOutcome | undefined;
       this.writer.gone(page.id, (h) => {
-        out = { ...base, ...h, changed: already ? 0 : (before.textSize ?? 0) + changedChars({ fingerprint: null, textSize: null }, null, 0, h.linksGone), ms: Math.round(performance.now() - t0) };
+        out = { ...base, ...h, changed: (before.textSize ?? 0) + changedChars({ fingerprint: null, textSize: null }, null, 0, h.linksGone), ms: Math.round(performance.now() - t0) };
         record(out);
       });
       return out!;

@@ -235,7 +235,7 @@ export class PullWriter {
       // A refresh re-reads a page (schema 11): the links no longer on it are marked gone, with the
       // last time the page was seen with them; links back on it are live again; new ones are added.
       lastSeen: db.prepare(
-        `SELECT nullif(max(coalesce(fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id AND r.action = 'keep' ORDER BY seq DESC LIMIT 1), '')), '')
+        `SELECT nullif(max(coalesce(fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id AND r.action = 'keep' AND r.http_status < 400 ORDER BY seq DESC LIMIT 1), '')), '')
            FROM pages p WHERE id = ?`,
       ).pluck(),
       stampEdges: db.prepare(`UPDATE edges SET found_at = (SELECT fetched_at FROM pages WHERE id = @id) WHERE src = @id AND found_at IS NULL`),

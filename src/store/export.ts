@@ -12,7 +12,7 @@ const site = `coalesce(s.short, s.url)`;
  */
 const pageSeen = (page: string, found: string) =>
   `max(coalesce(${page}.fetched_at, ${found}), ` +
-  `coalesce((SELECT r.at FROM refreshes r WHERE r.page_id = ${page}.id AND r.action = 'keep' ORDER BY r.seq DESC LIMIT 1), ''))`;
+  `coalesce((SELECT r.at FROM refreshes r WHERE r.page_id = ${page}.id AND r.action = 'keep' AND r.http_status < 400 ORDER BY r.seq DESC LIMIT 1), ''))`;
 const seen = (link: string, page: string, found: string) => `coalesce(${link}.last_seen, ${pageSeen(page, found)})`;
 
 /**
