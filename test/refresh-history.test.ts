@@ -86,6 +86,15 @@ describe('beebot refresh', () => {
     const listed = JSON.parse((await beebot(['links', 'external', '--grep', 'ext.test/new', '--json'], { db })).stdout) as { last_seen: string }[];
     expect(listed[0]!.last_seen >= t2).toBe(true);
 
+    // a page found by a refresh is read by the next one (unread pages first), then kept like the others
+    pages.set('/p5', { body: body(5, ' <a href="/fresh">f</a>'), etag: '"v2-5"', modified: new Date('2026-02-01T00:00:00Z') });
+    pages.set('/fresh', { body: '<p>fresh</p><a href="http://ext.test/fresh">f</a>', etag: '"f"', modified: T0 });
+    expect(await refresh()).toMatchObject({ changed: 1, links_added: 1 });
+    expect(rows<{ status: string }>(db, "SELECT status FROM pages WHERE url LIKE '%/fresh'")).toEqual([{ status: 'queued' }]);
+    expect(await refresh()).toMatchObject({ checked: PAGES + 2, changed: 1, links_added: 1 });
+    expect(rows<{ status: string }>(db, "SELECT status FROM pages WHERE url LIKE '%/fresh'")).toEqual([{ status: 'done' }]);
+    expect(rows<{ n: number }>(db, "SELECT count(*) AS n FROM external_links WHERE url = 'http://ext.test/fresh'")[0]!.n).toBe(1);
+
     // back again: the old link is live again, first seen when it was first seen; the new one goes
     pages.set('/p3', { body: body(3), etag: '"v3-3"', modified: new Date('2026-03-01T00:00:00Z') });
     expect(await refresh()).toMatchObject({ changed: 1, links_added: 2, links_gone: 1 });
@@ -96,7 +105,7 @@ describe('beebot refresh', () => {
     // `links --gone` and `--new-since`
     const out = async (...a: string[]) => JSON.parse((await beebot(['links', 'external', ...a, '--json'], { db })).stdout) as { url: string }[];
     expect((await out('--gone')).map((x) => x.url)).toEqual(['http://ext.test/new']);
-    expect((await out('--new-since', t1)).map((x) => x.url)).toEqual([]);
+    expect((await out('--new-since', t1)).map((x) => x.url)).toEqual(['http://ext.test/fresh']);
     expect((await out('--new-since', t1, '--gone')).map((x) => x.url)).toEqual(['http://ext.test/new']);
     // no row was ever duplicated
     expect(rows<{ n: number }>(db, 'SELECT count(*) - count(DISTINCT page_id || key) AS n FROM external_links')[0]!.n).toBe(0);
