@@ -58,7 +58,7 @@ export function crawlCommand(): Command {
     .option('--resolve <host:port:addr>', 'connect to addr for host, like curl (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--user-agent <s>', 'User-Agent header')
     .option('--allow-readd', "store again links deleted with 'beebot links delete'")
-    .option('--refresh', 're-crawl what changed: re-fetch the fetched pages with conditional requests (ETag, Last-Modified); a 304 keeps a page, a changed page replaces its links, 404/410 marks it gone; --budget then caps this run\'s requests (not saved); Ctrl-C stops, a rerun resumes')
+    .option('--refresh', 're-check every read page once with conditional requests (ETag, Last-Modified): a 304 or the same text and links keeps a page, a changed page\'s links are re-read (missing ones marked gone), 404/410 marks it gone; --budget then caps this run\'s requests (not saved); Ctrl-C stops, a rerun resumes. To choose which pages under a time budget: beebot refresh')
     .action(async (flags: CrawlFlags, cmd: Command) => {
       const resolve = parseResolve(flags.resolve);
       if (flags.refresh) return refreshAction(flags, cmd, resolve);
