@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
-import { refreshAction } from '../src/crawl/refresh.js';
+import { refreshAction } from '../src/refresh/action.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { startReplayServer, type ReplayServer } from './helpers/replay-server.js';
 
@@ -15,8 +15,8 @@ describe('what a refresh does with an answer', () => {
   it('304 keeps, 404/410 are gone, failures are retried later, anything else replaces the links', () => {
     expect(refreshAction(304)).toBe('keep');
     expect([refreshAction(404), refreshAction(410)]).toEqual(['gone', 'gone']);
-    expect([null, 500, 503, 408, 429].map(refreshAction)).toEqual(['retry', 'retry', 'retry', 'retry', 'retry']);
-    expect([200, 203, 301, 403].map(refreshAction)).toEqual(['replace', 'replace', 'replace', 'replace']);
+    expect([null, 500, 503, 408, 429].map((s) => refreshAction(s))).toEqual(['retry', 'retry', 'retry', 'retry', 'retry']);
+    expect([200, 203, 301, 403].map((s) => refreshAction(s))).toEqual(['replace', 'replace', 'replace', 'replace']);
   });
 });
 
