@@ -24,13 +24,27 @@ interface Page {
   docs: Map<string, DocTruth>;
 }
 
+export interface Quality {
+  q: number;
+  qMax: number;
+}
+
+/**
+ * `quality(t).all` counts every page; `.tree` only the tree pages, leaving out the feeds' item
+ * pages: those never change, so they weigh only until they are first read, and they measure how
+ * fast new pages are found rather than how fresh the known ones are kept.
+ */
 export class IndexTruth {
+  private treeUrls: Set<string>;
   private pages = new Map<string, Page>();
+  private reach = new Map<number, Set<string>>();
   /** URL → time of the copy the index holds (absent: none) */
   private indexed = new Map<string, number>();
   private read = 0;
 
-  constructor(private web: ChangingWeb, private log: readonly RequestLogEntry[], private until: number, private value: ValueFunction = 'log') {}
+  constructor(private web: ChangingWeb, private log: readonly RequestLogEntry[], private until: number, private value: ValueFunction = 'log') {
+    this.treeUrls = new Set(web.pages().map((p) => p.url));
+  }
 
   /**
    * The same index, to go on from log entry `from`: each configuration starts from a copy of the
@@ -41,6 +55,7 @@ export class IndexTruth {
     const t = new IndexTruth(this.web, this.log, this.until, this.value);
     t.indexed = new Map(this.indexed);
     t.pages = this.pages;
+    t.reach = this.reach;
     t.read = from;
     return t;
   }
@@ -56,15 +71,47 @@ export class IndexTruth {
     }
   }
 
-  /** Q and Q_max at time t over the live pages and the pages the index holds. */
-  quality(t: number): { q: number; qMax: number } {
+  /**
+   * Q and Q_max at time t. The documents are the pages reachable from the home pages at t (what
+   * a perfectly fresh crawl would hold), plus the pages the index holds that have died (their
+   * stale copies cost). A live page no longer linked (an item fallen off its feed) is neither:
+   * no crawler could find it, and its copy, if any, no longer stands for the site.
+   */
+  quality(t: number): { all: Quality; tree: Quality } {
     this.follow();
-    const live = this.web.urls(t);
+    const live = this.reachable(t);
     const docs: DocTruth[] = [];
-    for (const url of live) docs.push(this.doc(url, t));
-    const liveSet = new Set(live);
-    for (const url of this.indexed.keys()) if (!liveSet.has(url)) docs.push(this.doc(url, t));
-    return indexQuality(docs, this.value);
+    const tree: DocTruth[] = [];
+    const add = (url: string, d: DocTruth) => {
+      docs.push(d);
+      if (this.treeUrls.has(url)) tree.push(d);
+    };
+    for (const url of live) add(url, this.doc(url, t));
+    for (const url of this.indexed.keys()) {
+      if (live.has(url)) continue;
+      const d = this.doc(url, t);
+      if (!d.alive) add(url, d);
+    }
+    return { all: indexQuality(docs, this.value), tree: indexQuality(tree, this.value) };
+  }
+
+  /** The live pages linked from their home page, at any depth, at t (shared by the forks: the web's truth). */
+  private reachable(t: number): Set<string> {
+    let r = this.reach.get(t);
+    if (r) return r;
+    r = new Set<string>();
+    const todo = this.web.hosts.map((h) => `http://${h}/`);
+    while (todo.length) {
+      const url = todo.pop()!;
+      if (r.has(url)) continue;
+      const p = this.page(url);
+      const st = this.state(p, version(p.events, t));
+      if (!st.alive) continue;
+      r.add(url);
+      for (const l of st.links) if (l.startsWith(`http://${p.host}/`) && !r.has(l)) todo.push(l);
+    }
+    this.reach.set(t, r);
+    return r;
   }
 
   private doc(url: string, t: number): DocTruth {
