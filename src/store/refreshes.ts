@@ -153,11 +153,14 @@ export class RefreshLog {
   candidates(sites: number[] | null, maxLevel: number | null): (Candidate & { textSize: number | null; unscented: boolean })[] {
     const first = this.db.prepare(`SELECT min(started_at) FROM refresh_runs`).pluck().get() as string | null;
     const siteCond = sites === null ? '' : `AND p.site_id IN (SELECT value FROM json_each(@sites))`;
+    // x, the checks that found a change: content changed, or the page re-read. A page already gone
+    // answering 404 again (changed 0) is no change, or change-rate would think dead pages change at
+    // every check and revisit them first.
     const rows = this.db.prepare(
       `SELECT p.id, p.status, p.bytes, p.scent, p.text_size AS textSize, p.fetched_at AS fetchedAt,
               h.n, h.x, h.last, h.first
          FROM pages p
-         LEFT JOIN (SELECT page_id, count(*) AS n, sum(changed > 0 OR action IN ('replace', 'gone')) AS x, max(at) AS last, min(at) AS first
+         LEFT JOIN (SELECT page_id, count(*) AS n, sum(changed > 0 OR action = 'replace') AS x, max(at) AS last, min(at) AS first
                       FROM refreshes WHERE action IN ('keep', 'replace', 'gone') GROUP BY page_id) h ON h.page_id = p.id
         WHERE (p.status IN (${statuses})
                OR (p.status = 'queued' AND @first IS NOT NULL AND p.found_at >= @first AND (@maxLevel IS NULL OR p.level <= @maxLevel)))
