@@ -153,11 +153,17 @@ export class RefreshLog {
   candidates(sites: number[] | null, maxLevel: number | null): (Candidate & { textSize: number | null; unscented: boolean })[] {
     const first = this.db.prepare(`SELECT min(started_at) FROM refresh_runs`).pluck().get() as string | null;
     const siteCond = sites === null ? '' : `AND p.site_id IN (SELECT value FROM json_each(@sites))`;
+    // x, the checks that found a change: content changed, or the page re-read. A page already gone
+    // answering 404 again (changed 0) is no change, or change-rate would think dead pages change at
+    // every check and revisit them first. A page a refresh found was first read by a refresh: that
+    // read (the page's first row) is no re-check, so it counts in neither n nor x.
     const rows = this.db.prepare(
       `SELECT p.id, p.status, p.bytes, p.scent, p.text_size AS textSize, p.fetched_at AS fetchedAt,
-              h.n, h.x, h.last, h.first
+              h.n, h.x, h.last, h.first,
+              (@first IS NOT NULL AND p.found_at >= @first AND NOT EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = p.id)) AS byRefresh,
+              (SELECT changed > 0 OR action = 'replace' FROM refreshes WHERE seq = h.s0) AS x0
          FROM pages p
-         LEFT JOIN (SELECT page_id, count(*) AS n, sum(changed > 0 OR action IN ('replace', 'gone')) AS x, max(at) AS last, min(at) AS first
+         LEFT JOIN (SELECT page_id, count(*) AS n, sum(changed > 0 OR action = 'replace') AS x, max(at) AS last, min(at) AS first, min(seq) AS s0
                       FROM refreshes WHERE action IN ('keep', 'replace', 'gone') GROUP BY page_id) h ON h.page_id = p.id
         WHERE (p.status IN (${statuses})
                OR (p.status = 'queued' AND @first IS NOT NULL AND p.found_at >= @first AND (@maxLevel IS NULL OR p.level <= @maxLevel)))
@@ -165,19 +171,20 @@ export class RefreshLog {
         ORDER BY p.id`,
     ).all({ first, maxLevel, sites: sites === null ? null : JSON.stringify(sites) }) as {
       id: number; status: string; bytes: number | null; scent: number | null; textSize: number | null; fetchedAt: string | null;
-      n: number | null; x: number | null; last: string | null; first: string | null;
+      n: number | null; x: number | null; last: string | null; first: string | null; byRefresh: number; x0: number | null;
     }[];
     return rows.map((r) => {
       const read = r.status !== 'queued';
       const last = r.last ?? r.fetchedAt;
+      const firstRead = r.byRefresh && r.n ? 1 : 0;
       const from = r.fetchedAt !== null && r.first !== null && r.fetchedAt < r.first ? r.fetchedAt : r.first;
       return {
         id: r.id,
         bytes: read ? (r.bytes ?? 0) : null,
         scent: r.scent ?? 0,
         last: last === null ? null : Date.parse(last),
-        checks: r.n ?? 0,
-        changes: r.x ?? 0,
+        checks: Math.max(0, (r.n ?? 0) - firstRead),
+        changes: Math.max(0, (r.x ?? 0) - (firstRead && r.x0 ? 1 : 0)),
         span: from !== null && last !== null ? Date.parse(last) - Date.parse(from) : 0,
         textSize: r.textSize,
         unscented: r.scent === null,
