@@ -93,6 +93,15 @@ describe('beebot refresh', () => {
     expect(rows<{ status: string }>(db, "SELECT status FROM pages WHERE url LIKE '%/fresh'")).toEqual([{ status: 'queued' }]);
     expect(await refresh()).toMatchObject({ checked: PAGES + 2, changed: 1, links_added: 1 });
     expect(rows<{ status: string }>(db, "SELECT status FROM pages WHERE url LIKE '%/fresh'")).toEqual([{ status: 'done' }]);
+    // its first read left it fresh (scent 0, then ΔS 1); what it held went to the page that found it
+    const scent = (path: string) => rows<{ s: number }>(db, `SELECT scent AS s FROM pages WHERE url LIKE '%${path}'`)[0]!.s;
+    const read = rows<{ changed: number; scent: number }>(db, "SELECT changed, r.scent FROM refreshes r JOIN pages p ON p.id = r.page_id WHERE p.url LIKE '%/fresh'")[0]!;
+    expect([read.scent, scent('/fresh')]).toEqual([0, 1]);
+    expect(read.changed).toBeGreaterThan(0);
+    // p5, checked after it in that iteration (unread pages go first): (its scent + ΔS + the credit) / 2, then ΔS
+    const [now5, before5] = rows<{ scent: number }>(db, "SELECT r.scent FROM refreshes r JOIN pages p ON p.id = r.page_id WHERE p.url LIKE '%/p5' ORDER BY r.seq DESC LIMIT 2").map((x) => x.scent);
+    expect(now5).toBeCloseTo((before5! + 1 + Math.log2(1 + read.changed)) / 2, 9);
+    expect(scent('/p5')).toBeCloseTo(now5! + 1, 9);
     expect(rows<{ n: number }>(db, "SELECT count(*) AS n FROM external_links WHERE url = 'http://ext.test/fresh'")[0]!.n).toBe(1);
 
     // back again: the old link is live again, first seen when it was first seen; the new one goes

@@ -33,6 +33,8 @@ export interface CheckOutcome {
   changed: number;
   linksAdded: number;
   linksGone: number;
+  /** the page had never been read (a page a refresh found): `changed` is all it holds */
+  firstRead: boolean;
 }
 
 export interface CheckerOptions {
@@ -98,8 +100,9 @@ export class PageChecker {
     const scope = this.scopes.get(page.siteId)!;
     const before = this.before.get(page.id) as Before;
     const t0 = performance.now();
-    const done = (o: Omit<CheckOutcome, 'ms'>, write: (rec: () => void) => void): CheckOutcome => {
-      const out = { ...o, ms: Math.round(performance.now() - t0) };
+    const firstRead = before.status === 'queued';
+    const done = (o: Omit<CheckOutcome, 'ms' | 'firstRead'>, write: (rec: () => void) => void): CheckOutcome => {
+      const out = { ...o, firstRead, ms: Math.round(performance.now() - t0) };
       write(() => record(out));
       return out;
     };
@@ -140,7 +143,7 @@ export class PageChecker {
 
     const status = f.response?.status ?? null;
     const r = toPullResult(page, f, scope, s, analysed, this.params.get(page.siteId));
-    const unread = before.status === 'queued';
+    const unread = firstRead;
     const same = !unread && r.print != null && r.final === null && r.print.fingerprint === before.fingerprint;
     // A page that had no content (a crawl's 404, a gone page) and answers 404/410 again: nothing changed.
     const hadContent = before.status === 'done' || before.status === 'not-html';
@@ -149,7 +152,7 @@ export class PageChecker {
     // The validators in force next time: this answer's (a 304 may repeat them), else the old ones.
     const facts = f.response?.facts;
     const validators: Validators = action === 'retry' ? old : { etag: facts?.etag ?? (action === 'keep' ? old.etag : null), lastModified: facts?.lastModified ?? (action === 'keep' ? old.lastModified : null) };
-    const base = { action, httpStatus: status, error: f.error, validators, bytes: f.response?.body?.length ?? 0 };
+    const base = { action, httpStatus: status, error: f.error, validators, bytes: f.response?.body?.length ?? 0, firstRead };
     if (action === 'replace') {
       // A page never read before is all new content.
       const was = unread ? { fingerprint: -1, textSize: 0 } : before;

@@ -77,7 +77,7 @@ export class RefreshLog {
       ),
       plan: db.prepare(`INSERT INTO refresh_plan (gen, rank, page_id, est_ms) VALUES (?, ?, ?, ?)`),
       planned: db.prepare(
-        `SELECT p.id, p.site_id AS siteId, p.url, p.level, x.est_ms AS estMs FROM refresh_plan x JOIN pages p ON p.id = x.page_id
+        `SELECT p.id, p.site_id AS siteId, p.url, p.level, p.found_on AS foundOn, x.est_ms AS estMs FROM refresh_plan x JOIN pages p ON p.id = x.page_id
           WHERE x.gen = ? AND NOT EXISTS (SELECT 1 FROM refreshes r WHERE r.gen = x.gen AND r.page_id = x.page_id)
           ORDER BY x.rank LIMIT 1`,
       ),
@@ -85,6 +85,7 @@ export class RefreshLog {
         `SELECT count(*) FROM refresh_plan x WHERE x.gen = ? AND NOT EXISTS (SELECT 1 FROM refreshes r WHERE r.gen = x.gen AND r.page_id = x.page_id)`,
       ).pluck(),
       setScent: db.prepare(`UPDATE pages SET scent = ? WHERE id = ?`),
+      addScent: db.prepare(`UPDATE pages SET scent = coalesce(scent, 0) + ? WHERE id = ?`),
     };
   }
 
@@ -125,8 +126,8 @@ export class RefreshLog {
   }
 
   /** The next page of an iteration's plan not checked yet. */
-  nextPlanned(gen: number): (FrontierPage & { estMs: number }) | undefined {
-    return this.s.planned.get(gen) as (FrontierPage & { estMs: number }) | undefined;
+  nextPlanned(gen: number): (FrontierPage & { estMs: number; foundOn: number | null }) | undefined {
+    return this.s.planned.get(gen) as (FrontierPage & { estMs: number; foundOn: number | null }) | undefined;
   }
 
   planLeft(gen: number): number {
@@ -205,6 +206,10 @@ export class RefreshLog {
 
   setScent(pageId: number, scent: number): void {
     this.s.setScent.run(scent, pageId);
+  }
+
+  addScent(pageId: number, amount: number): void {
+    this.s.addScent.run(amount, pageId);
   }
 
   /** The next page of generation `gen` not checked yet, after page id `after`. */
