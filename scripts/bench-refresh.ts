@@ -91,7 +91,7 @@ interface Result extends Config, LinkCatch {
   seconds: number;
 }
 
-/** The initial crawl: everything live at the start, into `file`. The crawler's store timestamps read Date.now, so it reads the virtual start. */
+/** The initial crawl: everything live at the start, into `file`, in the web's virtual time (found_at, fetched_at: as the refresh's clock sees them). */
 async function initialCrawl(file: string, web: ChangingWeb, server: ChangingWebServer): Promise<void> {
   const db = openDb(file);
   try {
@@ -100,14 +100,9 @@ async function initialCrawl(file: string, web: ChangingWeb, server: ChangingWebS
     writeSetting(db, 'budget', null);
     insertSites(db, web.hosts.map((h) => ({ url: new URL(server.url(h, '/')) })), readSettings(db).normalize);
     const settings = readSettings(db);
-    const realNow = Date.now;
-    Date.now = () => START; // found_at, fetched_at: the crawl happens at the web's start, as the refresh's clock sees it
-    try {
-      const r = await crawl(db, { settings, policy: policyFromSettings(settings), resolve: server.resolveMap(), proxy: null, signal: new AbortController().signal });
-      log(`initial crawl: ${r.pulls} pages, ${r.distinctUrls} external URLs (${r.reason})`);
-    } finally {
-      Date.now = realNow;
-    }
+    const clock = new VirtualClock(START);
+    const r = await crawl(db, { settings, policy: policyFromSettings(settings), resolve: server.resolveMap(), proxy: null, signal: new AbortController().signal, clock });
+    log(`initial crawl: ${r.pulls} pages, ${r.distinctUrls} external URLs (${r.reason})`);
   } finally {
     db.close(); // merges the WAL: the file alone is the database to copy
   }

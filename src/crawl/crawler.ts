@@ -1,3 +1,4 @@
+import type { Clock } from '../time/clock.js';
 import type { Arm, Policy } from '../bandit/policy.js';
 import { randomFor } from '../bandit/random.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,6 +35,8 @@ export interface CrawlOptions {
   proxy: string | null;
   signal: AbortSignal;
   onPull?: (e: PullEvent) => void;
+  /** Where the stored times come from (found_at, fetched_at, the pull log); default the real clock. Benches on the changing web crawl in its virtual time. */
+  clock?: Clock;
 }
 
 export interface PullEvent {
@@ -106,7 +109,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const frontier = new Frontier(db, order !== null);
   const writer = new PullWriter(db, {
     allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward, order: order ?? undefined,
-    indexText,
+    indexText, now: o.clock ? () => o.clock!.now() : undefined,
   });
   const hostsLog = new PolitenessWriter(db);
   const http: HttpOptions = {
