@@ -29,7 +29,7 @@ interface RefreshFlags {
   json?: boolean;
 }
 
-/** The ΔS `beebot refresh` gives every page after an iteration unless told otherwise (bench:refresh chose it). */
+/** The ΔS `beebot refresh` gives every page after an iteration unless told otherwise: between hunting new links (0) and keeping known pages fresh (large); see bench:refresh in the README. */
 export const DEFAULT_DELTA = 1;
 
 export function refreshCommand(): Command {
