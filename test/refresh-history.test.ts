@@ -57,7 +57,13 @@ describe('beebot refresh', () => {
     const refresh = async () => {
       const r = await beebot(['refresh', '--budget-time', '1h', '--json', ...via()], { db });
       expect(r.code, r.stderr).toBe(0);
-      return JSON.parse(r.stdout) as Record<string, number>;
+      const it = JSON.parse(r.stdout) as Record<string, number>;
+      // piped: one tab-separated line per check on stderr (iteration, HTTP status, outcome, URL)
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(it.checked!);
+      expect(lines.every((l) => /^\d+\t(\d+|-)\t[^\t]+\thttp:\/\/site\.test:\d+\//.test(l))).toBe(true);
+      expect(lines.filter((l) => /\t(changed|new) /.test(l))).toHaveLength(it.changed!);
+      return it;
     };
     const ext = () => rows<{ url: string; found_at: string; last_seen: string | null; gone_at: string | null }>(db, "SELECT url, found_at, last_seen, gone_at FROM external_links WHERE url LIKE '%/3' OR url LIKE '%/new'");
     const edge = () => rows<{ found_at: string | null; last_seen: string | null; gone_at: string | null }>(db, "SELECT e.found_at, e.last_seen, e.gone_at FROM edges e JOIN pages s ON s.id = e.src JOIN pages d ON d.id = e.dst WHERE s.url LIKE '%/p3' AND d.url LIKE '%/p4'");

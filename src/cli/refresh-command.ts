@@ -4,6 +4,7 @@ import { parseLimit, siteOption } from './filter-options.js';
 import { holdCrawlLock } from './crawl-lock.js';
 import { dbPath, withDb } from './context.js';
 import { interruptible } from './interruptible.js';
+import { refreshProgress } from './refresh-progress.js';
 import { parseResolve } from './crawl-command.js';
 import { valueFunctions, type ValueFunction } from '../refresh/content-value.js';
 import { runIterations, type IterationSummary } from '../refresh/iterations.js';
@@ -72,11 +73,17 @@ export function refreshCommand(): Command {
         await withDb(cmd, async (db) => {
           const sites = flags.site.length ? [...new Set(flags.site.map((ref) => siteOption(db, ref)!))] : null;
           const settings = { ...readSettings(db), ...Object.fromEntries(run) } as Settings;
+          const progress = refreshProgress();
           const r = await interruptible((signal) =>
             runIterations(db, {
               settings, schedule: flags.schedule, sites, budgetMs, everyMs, iterations, until, delta, value: flags.value, cost, resolve,
               proxy: flags.proxy ?? null, signal,
-              onIteration: (it) => process.stdout.write(flags.json ? JSON.stringify(iterationJson(it)) + "\n" : formatIteration(it)),
+              onStart: (e) => progress.start(e.gen, e.planned, e.checked),
+              onCheck: (e) => progress.onCheck(e),
+              onIteration: (it) => {
+                progress.clear();
+                process.stdout.write(flags.json ? JSON.stringify(iterationJson(it)) + '\n' : formatIteration(it));
+              },
             }),
           );
           if (r.iterations.length === 0 && !flags.json) process.stdout.write('no iteration started (--until has passed)\n');

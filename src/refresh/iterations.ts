@@ -30,6 +30,8 @@ export interface IterationOptions {
   clock?: Clock;
   /** `optimal` (benches only): each page's check frequency, given the known change rates */
   frequencies?: (cands: { id: number; bytes: number | null; textSize: number | null }[], cost: CheckCost) => ReadonlyMap<number, number>;
+  /** an iteration begins (or resumes): its plan's size, and how much of it was checked before */
+  onStart?: (e: { gen: number; planned: number; checked: number }) => void;
   onCheck?: (e: { gen: number; url: string } & CheckOutcome) => void;
   onIteration?: (e: IterationSummary) => void;
 }
@@ -74,6 +76,7 @@ export async function runIterations(db: Db, o: IterationOptions): Promise<{ iter
         counts: { keep: 0, replace: 0, gone: 0, retry: 0, skipped: 0 },
       };
       const scents = db.prepare('SELECT coalesce(scent, 0) FROM pages WHERE id = ?').pluck();
+      o.onStart?.({ gen, planned: open ? log.planSize(gen) : planned, checked: open ? log.planSize(gen) - planned : 0 });
       for (;;) {
         if (o.signal.aborted) break;
         const page = log.nextPlanned(gen);

@@ -130,6 +130,10 @@ export class RefreshLog {
     return this.s.planned.get(gen) as (FrontierPage & { estMs: number; foundOn: number | null }) | undefined;
   }
 
+  planSize(gen: number): number {
+    return this.db.prepare('SELECT count(*) FROM refresh_plan WHERE gen = ?').pluck().get(gen) as number;
+  }
+
   planLeft(gen: number): number {
     return this.s.planLeft.get(gen) as number;
   }

@@ -1,0 +1,50 @@
+import type { CheckOutcome } from '../refresh/page-check.js';
+import { shorten } from './progress.js';
+
+/** One check as the progress shows it (pure): what happened to the page. */
+export function checkOutcome(c: Pick<CheckOutcome, 'action' | 'httpStatus' | 'firstRead' | 'linksAdded' | 'linksGone'>): string {
+  if (c.action === 'keep') return c.httpStatus === 304 ? 'unchanged (304)' : 'unchanged';
+  if (c.action === 'replace') return `${c.firstRead ? 'new' : 'changed'} +${c.linksAdded} -${c.linksGone} links`;
+  if (c.action === 'gone') return `gone -${c.linksGone} links`;
+  return c.action === 'retry' ? 'failed (kept)' : 'skipped (robots.txt)';
+}
+
+/**
+ * `beebot refresh`'s live line on a terminal, redrawn at most ten times a second; one
+ * tab-separated line per check (iteration, HTTP status, outcome, URL) when stderr is piped or
+ * CI, TERM=dumb or NO_COLOR ask for no animation, as `crawl` does.
+ */
+export function refreshProgress(out: NodeJS.WriteStream = process.stderr) {
+  const env = process.env;
+  const live = Boolean(out.isTTY) && !env.CI && env.TERM !== 'dumb' && env.NO_COLOR === undefined;
+  let planned = 0;
+  let done = 0;
+  let changed = 0;
+  let lastDraw = 0;
+  let drawn = false;
+  return {
+    start(gen: number, plan: number, checked: number): void {
+      planned = plan;
+      done = checked;
+      changed = 0;
+    },
+    onCheck(e: { gen: number; url: string } & CheckOutcome): void {
+      done++;
+      if (e.action === 'replace' || e.action === 'gone') changed++;
+      const what = checkOutcome(e);
+      if (!live) return void out.write(`${e.gen}\t${e.httpStatus ?? '-'}\t${what}\t${e.url}\n`);
+      const now = Date.now();
+      if (now - lastDraw < 100 && done < planned) return;
+      lastDraw = now;
+      const head = `iteration ${e.gen}: ${done}/${planned} checked, ${changed} changed | ${what} `;
+      const width = Math.max(20, (out.columns || 100) - 1);
+      out.write(`\r\x1b[K${head}${width - head.length >= 12 ? shorten(e.url, width - head.length) : ''}`);
+      drawn = true;
+    },
+    /** Clear the live line before the iteration's summary is printed. */
+    clear(): void {
+      if (drawn) out.write('\r\x1b[K');
+      drawn = false;
+    },
+  };
+}
