@@ -56,6 +56,9 @@ export function watchCommand(): Command {
     .option('--proxy <url>', 'send every request through this HTTP proxy')
     .option('--json', 'one JSON object per check, and the summary')
     .action(async (flags: WatchFlags, cmd: Command) => run(flags, cmd));
+  // Options the subcommands share with the watch run (--json, --min-group-items) are parsed by
+  // the parent, which sees them first: the subcommands read them from both.
+  const shared = (o: Record<string, unknown>, cmd: Command, name: string): unknown => o[name] ?? cmd.parent!.getOptionValue(name);
 
   watch
     .command('add <url>')
@@ -89,7 +92,7 @@ export function watchCommand(): Command {
     .action(async (o: { json?: boolean }, cmd: Command) =>
       withDb(cmd, (db) => {
         const hubs = new WatchStore(db).list();
-        if (o.json) {
+        if (shared(o, cmd, 'json')) {
           return printJson(hubs.map((h) => ({
             id: h.id, url: h.url, group: h.group, added: h.added, checks: h.checks, items: h.items,
             last_check: h.lastCheck === null ? null : iso(h.lastCheck), next_check: h.nextCheck === null ? null : iso(h.nextCheck),
@@ -107,14 +110,14 @@ export function watchCommand(): Command {
   watch
     .command('model')
     .description('per hub group: new items in the last 30 days, merged into its host or not, R² of the random forest by cross-validation and on the newest data, the busiest hours')
-    .option('--min-group-items <n>', 'the merging threshold (items in 30 days)', String(MIN_GROUP_ITEMS))
+    .option('--min-group-items <n>', `the merging threshold (items in 30 days; default ${MIN_GROUP_ITEMS})`)
     .option('--json', 'JSON array')
-    .action(async (o: { json?: boolean; minGroupItems: string }, cmd: Command) =>
+    .action(async (o: { json?: boolean; minGroupItems?: string }, cmd: Command) =>
       withDb(cmd, (db) => {
-        const minGroupItems = parseCount(o.minGroupItems, '--min-group-items', 1);
+        const minGroupItems = parseCount(shared(o, cmd, 'minGroupItems') as string, '--min-group-items', 1);
         const now = historyEnd(db);
         const groups = modelReport(db, now, { minGroupItems });
-        if (o.json) {
+        if (shared(o, cmd, 'json')) {
           return printJson({
             as_of: iso(now),
             groups: groups.map((g) => ({

@@ -42,6 +42,7 @@ export interface GroupData {
   /** when watching its first hub began */
   since: number | null;
   hubs: number;
+  /** items per hour over the 30 days before now, from the first whole hour watched */
   rows: HourCount[];
   items: number;
   perHub: Map<number, number>;
@@ -104,7 +105,8 @@ export class GroupModels {
     const items = [...keys].flatMap((k) => this.store.groupItems(k, now - WINDOW - HOUR));
     const perHub = new Map<number, number>();
     for (const it of items) perHub.set(it.hub, (perHub.get(it.hub) ?? 0) + 1);
-    const rows = hourlyCounts(items, now, WINDOW_HOURS, this.opts.offset ?? 0);
+    // Hours before watching began were not watched: they are not rows of zero items.
+    const rows = hourlyCounts(items, now, WINDOW_HOURS, this.opts.offset ?? 0).filter((r) => since === null || r.start >= since);
     return { group: g, keys: [...keys].sort(), since, hubs: watched.reduce((s, w) => s + w.hubs, 0), rows, items: items.length, perHub };
   }
 

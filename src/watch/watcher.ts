@@ -138,7 +138,7 @@ export async function runWatch(db: Db, o: WatchOptions): Promise<WatchSummary> {
       hub, validators, o.signal,
       (c) => {
         const at = clock.now();
-        const found = c.action === 'replace' ? store.newItems(hub.id, since) : [];
+        const found = c.action === 'replace' ? store.newItems(hub.id, since, new Date(at).toISOString()) : [];
         const items: StoredItem[] = prev === null || !(prev < at) ? [] : found.map((it) => {
           const published = times?.get(timeKey(it.url)) ?? (it.kind === 'page' ? dateFromUrl(it.url) : null);
           return { ...it, hub: hub.id, group: hub.group, found: at, ...appearance(prev, at, published) };
