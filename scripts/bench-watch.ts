@@ -12,8 +12,8 @@
  * item), mean delay (found − the item's true publication time, from the web's model), the share
  * of the period's items caught within it, and the weighted score against the fixed intervals.
  *
- *   npm run bench:watch                 (defaults: 1 site of 6 pages, 4 hubs, 3 test days)
- *   node dist/scripts/bench-watch.js --test-days 2 --sites 2 --pages 5
+ *   npm run bench:watch                 (defaults: 1 site of 6 pages, 4 hubs, 5 test days, thresholds 0.5 and 0.2)
+ *   node dist/scripts/bench-watch.js --test-days 2 --thresholds 1,0.3 --max-minutes 30 --min-group-items 300
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ import { WatchStore } from '../src/store/watch.js';
 import { VirtualClock } from '../src/time/clock.js';
 import { groupKey } from '../src/watch/groups.js';
 import { relativeChange, runMetrics, weightedScore, type RunMetrics } from '../src/watch/score.js';
-import { runWatch, type WatchSchedule } from '../src/watch/watcher.js';
+import { runWatch, type LearnedRule, type WatchSchedule } from '../src/watch/watcher.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(root, 'bin/beebot.js');
@@ -61,6 +61,7 @@ interface RunSpec {
   schedule: WatchSchedule;
   interval: number;
   threshold: number;
+  rule?: LearnedRule;
 }
 
 interface RunResult extends RunSpec {
@@ -79,7 +80,7 @@ const FIXED: [string, number][] = [
 ];
 
 function parseArgs(argv: string[]): Config {
-  const c: Config = { seed: 15, sites: 1, pages: 6, testDays: 3, minGroupItems: 1000, thresholds: [1, 0.2], min: M, max: 2 * H };
+  const c: Config = { seed: 15, sites: 1, pages: 6, testDays: 5, minGroupItems: 1000, thresholds: [0.5, 0.2], min: M, max: 2 * H };
   for (let i = 0; i < argv.length; i += 2) {
     const v = Number(argv[i + 1]);
     if (argv[i] === '--thresholds') {
@@ -158,7 +159,7 @@ async function worker(c: Config, spec: RunSpec, file: string): Promise<RunResult
   const db = openDb(file);
   try {
     await runWatch(db, {
-      settings: settingsOf(db), schedule: spec.schedule, sites: null, interval: spec.interval, min: c.min, max: c.max, threshold: spec.threshold,
+      settings: settingsOf(db), schedule: spec.schedule, rule: spec.rule, sites: null, interval: spec.interval, min: c.min, max: c.max, threshold: spec.threshold,
       models: { minGroupItems: c.minGroupItems }, until: to, autoHubs: false, resolve: new Map(), proxy: `http://127.0.0.1:${server.port}`,
       signal: new AbortController().signal, clock,
     });
@@ -183,7 +184,7 @@ async function worker(c: Config, spec: RunSpec, file: string): Promise<RunResult
     const caught = inPeriod.reduce((n, it) => n + (foundSet.has(it.child) ? 1 : 0) + (it.external && foundSet.has(it.external) ? 1 : 0), 0);
     const published = inPeriod.reduce((n, it) => n + 1 + (it.external ? 1 : 0), 0);
     return {
-      ...spec, metrics: runMetrics(checks, items), published, caught, modelChecks: checks.filter((x) => x.schedule === 'learned').length,
+      ...spec, metrics: runMetrics(checks, items), published, caught, modelChecks: checks.filter((x) => x.schedule.startsWith('learned') && x.schedule !== 'learned-fixed').length,
       seconds: (performance.now() - t0) / 1000,
     };
   } finally {
@@ -200,6 +201,21 @@ function spawnWorker(c: Config, spec: RunSpec, file: string, out: string): Promi
       resolve(JSON.parse(readFileSync(out, 'utf8')) as RunResult);
     });
   });
+}
+
+/** Hit rate and mean delay of the fixed intervals interpolated at `cost` (log-log between the two bracketing runs). */
+function atCost(fixed: RunMetrics[], cost: number): { hitRate: number; meanDelay: number } | null {
+  const s = [...fixed].filter((f) => f.meanDelay !== null).sort((a, b) => a.cost - b.cost);
+  for (let i = 0; i + 1 < s.length; i++) {
+    const a = s[i]!;
+    const b = s[i + 1]!;
+    if (cost < a.cost || cost > b.cost) continue;
+    // log-log: a fixed interval's delay and cost are both powers of the interval, so this is exact for them
+    const w = (Math.log(cost) - Math.log(a.cost)) / (Math.log(b.cost) - Math.log(a.cost) || 1);
+    const geo = (x: number, y: number) => (x > 0 && y > 0 ? Math.exp(Math.log(x) + w * (Math.log(y) - Math.log(x))) : x + w * (y - x));
+    return { hitRate: geo(a.hitRate, b.hitRate), meanDelay: geo(a.meanDelay!, b.meanDelay!) };
+  }
+  return null;
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -226,6 +242,7 @@ async function main(): Promise<void> {
     process.stderr.write(`history: ${h.hubs} hubs, 30 days at a fixed 10 m: ${h.checks} checks, ${h.items} items (${th.toFixed(0)} s)\n`);
     const specs: RunSpec[] = [
       ...c.thresholds.map((threshold): RunSpec => ({ name: `learned, threshold ${threshold}`, schedule: 'learned', interval: HISTORY_INTERVAL, threshold })),
+      ...c.thresholds.map((threshold): RunSpec => ({ name: `learned √, threshold ${threshold}`, schedule: 'learned', rule: 'sqrt', interval: HISTORY_INTERVAL, threshold })),
       ...FIXED.map(([name, interval]): RunSpec => ({ name: `fixed ${name}`, schedule: 'fixed', interval, threshold: 1 })),
       ...c.thresholds.map((threshold): RunSpec => ({ name: `poisson, threshold ${threshold}`, schedule: 'poisson', interval: HISTORY_INTERVAL, threshold })),
     ];
@@ -263,16 +280,23 @@ async function main(): Promise<void> {
     lines.push(`Fixed intervals' median: cost ${med.cost}, hit rate ${pct(med.hitRate)}, mean delay ${minutes(med.delay)} min.`);
     const ten = results.get('fixed 10 m')!.metrics;
     const sign = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)} %`);
+    lines.push('');
+    lines.push('| schedule | vs the median: hit rate | cost | delay | vs fixed 10 m: hit rate | cost | delay | vs fixed at equal cost: hit rate | delay | better on all three than |');
+    lines.push('|---|---|---|---|---:|---:|---:|---:|---:|---|');
+    const better = (b: boolean) => (b ? 'better' : 'not better');
     for (const r of ordered.filter((x) => x.schedule !== 'fixed')) {
       const m = r.metrics;
       const rel = relativeChange(m, ten);
+      const eq = atCost(fixed.map((x) => x.metrics), m.cost);
+      const vs = (a: number | null, b: number | null) => (a === null || b === null ? '-' : sign((a - b) / b));
       lines.push(
-        `${r.name} vs that median: hit rate ${m.hitRate > med.hitRate ? 'above' : 'NOT above'}, cost ${m.cost < med.cost ? 'lower (better)' : 'NOT lower'}, ` +
-          `delay ${m.meanDelay !== null && m.meanDelay < med.delay ? 'lower (better)' : 'NOT lower'}; vs fixed 10 m (the history's interval): ` +
-          `hit rate ${sign(rel.hitRate)}, cost ${sign(rel.cost)}, mean delay ${sign(rel.meanDelay)}` +
-          (r.schedule === 'learned' ? `; ${r.modelChecks} of ${m.cost} checks set by the model.` : '.'),
+        `| ${r.name} | ${better(m.hitRate > med.hitRate)} | ${better(m.cost < med.cost)} | ${better(m.meanDelay !== null && m.meanDelay < med.delay)} | ` +
+          `${sign(rel.hitRate)} | ${sign(rel.cost)} | ${sign(rel.meanDelay)} | ${eq ? vs(m.hitRate, eq.hitRate) : '-'} | ${eq ? vs(m.meanDelay, eq.meanDelay) : '-'} | ` +
+          `${fixed.filter((f) => m.cost < f.metrics.cost && m.hitRate > f.metrics.hitRate && m.meanDelay !== null && f.metrics.meanDelay !== null && m.meanDelay < f.metrics.meanDelay).map((f) => f.name).join(', ') || '-'} |`,
       );
     }
+    lines.push('');
+    lines.push('"At equal cost": the fixed intervals\' hit rate and delay interpolated (log-log) at the schedule\'s cost.');
     lines.push(`Run time ${seconds.toFixed(0)} s (history ${th.toFixed(0)} s) on ${parallel} worker(s).`);
     process.stdout.write(lines.join('\n') + '\n');
   } finally {

@@ -12,7 +12,8 @@ import { WatchStore } from '../src/store/watch.js';
 import { VirtualClock } from '../src/time/clock.js';
 import { groupKey } from '../src/watch/groups.js';
 import { MIN_HISTORY } from '../src/watch/model.js';
-import { runWatch } from '../src/watch/watcher.js';
+import { learnedRate, runWatch } from '../src/watch/watcher.js';
+import { shownTimes } from '../src/watch/hub-times.js';
 import { beebot, tempDir } from './helpers/cli.js';
 
 /** Monday 5 January 2026, 09:00 UTC: office hours, hubs publish. */
@@ -324,4 +325,35 @@ describe('watcher core on a virtual clock shared with the web', () => {
     expect(Number(row[4])).toBeGreaterThan(0.2);
     expect(row[6]).toMatch(/^(Mon|Tue|Wed|Thu|Fri) (0[7-9]|1\d)h \d+\.\d\d, /);
   }, 120_000);
+});
+
+describe('pure parts of the watch', () => {
+  it('shownTimes: the <time> in the same list item dates its links; links outside an item or in an undated one get none', () => {
+    const html = `<ul>
+      <li><time datetime="2026-01-05T10:15:00Z">Mon</time> <a href="/hub1/item3.html">three</a> <a href="https://ext.example/x#frag">src</a></li>
+      <li><a href="/hub1/item2.html">two, undated</a></li>
+      <li><time datetime="1990-01-01T00:00:00Z">too old</time><a href="item1.html">one</a></li>
+      <li><time datetime="2026-01-05T09:00:00+01:00">x</time><article><a href="/nested">nested</a></article></li>
+    </ul><p><a href="/outside">outside</a></p>`;
+    const t = shownTimes(html, 'http://s.test/hub1/', Date.UTC(2026, 0, 6));
+    expect([...t].sort()).toEqual([
+      ['http://s.test/hub1/item3.html', Date.UTC(2026, 0, 5, 10, 15)],
+      ['https://ext.example/x', Date.UTC(2026, 0, 5, 10, 15)],
+    ].sort());
+    // the nested article has no time of its own, and its links are not the outer item's
+    expect(t.has('http://s.test/nested')).toBe(false);
+    expect(t.has('http://s.test/outside')).toBe(false);
+    expect(t.has('http://s.test/hub1/item1.html')).toBe(false);
+  });
+
+  it('learnedRate: count is the rate itself; sqrt is √(rate × the week\'s mean), the same at a constant rate', () => {
+    const H = 3_600_000;
+    const busy = (t: number) => (Math.floor(t / H) % 24 < 12 ? 4 : 1); // 12 hours at 4, 12 at 1: mean 2.5
+    expect(learnedRate(busy, 'count')).toBe(busy);
+    const s = learnedRate(busy, 'sqrt');
+    expect(s(Date.UTC(2026, 0, 5, 3))).toBeCloseTo(Math.sqrt(4 * 2.5), 12);
+    expect(s(Date.UTC(2026, 0, 5, 15))).toBeCloseTo(Math.sqrt(1 * 2.5), 12);
+    expect(learnedRate(() => 3, 'sqrt')(Date.UTC(2026, 0, 5))).toBeCloseTo(3, 12);
+    expect(learnedRate(() => 0, 'sqrt')(0)).toBe(0);
+  });
 });

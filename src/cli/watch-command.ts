@@ -15,13 +15,14 @@ import { WatchStore } from '../store/watch.js';
 import { formatDuration, parseDuration } from '../time/duration.js';
 import { groupKey, MIN_GROUP_ITEMS } from '../watch/groups.js';
 import { DAYS, historyEnd, modelReport } from '../watch/model-report.js';
-import { hitRate, meanDelay, runWatch, watchSchedules, type CheckEvent, type WatchSchedule, type WatchSummary } from '../watch/watcher.js';
+import { hitRate, learnedRules, meanDelay, runWatch, watchSchedules, type CheckEvent, type LearnedRule, type WatchSchedule, type WatchSummary } from '../watch/watcher.js';
 
 interface WatchFlags {
   site: string[];
   for?: string;
   until?: string;
   schedule: WatchSchedule;
+  rule: LearnedRule;
   interval: string;
   min: string;
   max: string;
@@ -46,6 +47,7 @@ export function watchCommand(): Command {
     .option('--for <duration>', 'stop after this long (e.g. 8h, 2d)')
     .option('--until <time>', 'start no check after this: an ISO time, or a duration from now')
     .addOption(new Option('--schedule <name>', 'learned (the group\'s predicted rate), poisson (Cho & Garcia-Molina\'s change-rate estimate), fixed (--interval)').choices(watchSchedules).default('learned'))
+    .addOption(new Option('--rule <rule>', 'learned: count (check when --threshold new items are expected: fewest empty checks) or sqrt (checks in proportion to the square root of the rate: least delay for the checks spent)').choices(learnedRules).default('count'))
     .option('--interval <duration>', 'the fixed interval; also learned/poisson\'s while a group has too little history', '10m')
     .option('--min <duration>', 'never check a hub sooner than this after its last check (learned, poisson)', '1m')
     .option('--max <duration>', 'never wait longer than this (learned, poisson)', '2h')
@@ -195,7 +197,7 @@ async function run(flags: WatchFlags, cmd: Command): Promise<void> {
       const started = Date.now();
       const sum = await interruptible((signal) =>
         runWatch(db, {
-          settings, schedule: flags.schedule, sites, interval, min, max, threshold, models: { minGroupItems }, until, resolve, proxy: flags.proxy ?? null, signal,
+          settings, schedule: flags.schedule, rule: flags.rule, sites, interval, min, max, threshold, models: { minGroupItems }, until, resolve, proxy: flags.proxy ?? null, signal,
           onCheck: (e) => process.stdout.write(flags.json ? JSON.stringify(checkJson(e)) + '\n' : formatCheck(e)),
         }),
       );

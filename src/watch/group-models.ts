@@ -84,8 +84,10 @@ export class GroupModels {
     const g = this.groupOf(hub.group, now);
     let f = this.fitted.get(g);
     if (!f || now - f.at >= this.refitEvery || (this.added.get(g) ?? 0) >= this.refitItems) {
+      // Readiness first, from the hubs alone: a young group's items are not read at every check.
+      const since = this.since(g, now);
+      if (since === null || !modelReady(since, now)) return null;
       const data = this.data(g, now);
-      if (data.since === null || !modelReady(data.since, now)) return null;
       f = { model: RateModel.fit(data.rows, this.opts), at: now, perHub: data.perHub, total: data.items, hubs: data.hubs };
       this.fitted.set(g, f);
       this.added.set(g, 0);
@@ -108,6 +110,13 @@ export class GroupModels {
     // Hours before watching began were not watched: they are not rows of zero items.
     const rows = hourlyCounts(items, now, WINDOW_HOURS, this.opts.offset ?? 0).filter((r) => since === null || r.start >= since);
     return { group: g, keys: [...keys].sort(), since, hubs: watched.reduce((s, w) => s + w.hubs, 0), rows, items: items.length, perHub };
+  }
+
+  /** When watching the first hub of merged group `g` began. */
+  private since(g: string, now: number): number | null {
+    let m: number | null = null;
+    for (const w of this.store.groups()) if (w.since !== null && this.groupOf(w.group, now) === g) m = m === null ? w.since : Math.min(m, w.since);
+    return m;
   }
 
   /** Every merged group (of the watched hubs and of the stored items). */

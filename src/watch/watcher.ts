@@ -24,6 +24,31 @@ import { fixedNext, learnedNext, poissonNext } from './schedule.js';
 export const watchSchedules = ['learned', 'poisson', 'fixed'] as const;
 export type WatchSchedule = (typeof watchSchedules)[number];
 
+/**
+ * How the learned schedule spends its checks (see learnedRate):
+ *  - count: check when the expected new items since the last check reach the threshold, so
+ *    checks follow the rate itself; the fewest empty checks (best hit rate). Its mean delay for
+ *    the checks spent is no better than a fixed interval's: with interval θ/λ(t), the delay
+ *    per item is θ/2λ and the cost N/θ, so delay × cost = T/2, as for any fixed interval.
+ *  - sqrt: checks in proportion to the square root of the rate (the expected count of a rate
+ *    √(λ(t)·λ̄), λ̄ the hub's mean): for a given number of checks the least mean delay
+ *    (minimising Σ λ·I/2 under Σ 1/I fixed gives I ∝ 1/√λ), at a lower hit rate than count's.
+ */
+export const learnedRules = ['count', 'sqrt'] as const;
+export type LearnedRule = (typeof learnedRules)[number];
+
+/** A Sunday midnight UTC: the 168 hours after it are one of each hour of the week. */
+const WEEK_START = Date.UTC(1970, 0, 4);
+
+/** The rate learnedNext integrates under each rule (items per hour at t). */
+export function learnedRate(rate: (t: number) => number, rule: LearnedRule): (t: number) => number {
+  if (rule === 'count') return rate;
+  let sum = 0;
+  for (let h = 0; h < 168; h++) sum += Math.max(0, rate(WEEK_START + h * 3_600_000));
+  const mean = sum / 168;
+  return (t) => Math.sqrt(Math.max(0, rate(t)) * mean);
+}
+
 export interface WatchOptions {
   settings: Settings;
   schedule: WatchSchedule;
@@ -35,6 +60,8 @@ export interface WatchOptions {
   max: number;
   /** expected new items that make a check worth it (learned, poisson) */
   threshold: number;
+  /** the learned schedule's rule (default count) */
+  rule?: LearnedRule;
   models?: GroupModelOptions;
   /** no check starts after this (epoch ms); null: until stopped */
   until: number | null;
@@ -130,7 +157,9 @@ export async function runWatch(db: Db, o: WatchOptions): Promise<WatchSummary> {
     const since = new Date(started).toISOString();
     // The previous sighting: the watch's last check, else the hub's last read by a crawl or refresh.
     const prev = hub.lastCheck ?? store.lastRead(hub.id);
-    const rate = o.schedule === 'learned' ? models.rateFor(hub, started) : null;
+    const learned = o.schedule === 'learned' ? models.rateFor(hub, started) : null;
+    const rule = o.rule ?? 'count';
+    const rate = learned === null ? null : learnedRate(learned, rule);
     const validators = store.validators(hub.id) ?? refreshLog.validators(hub.id);
     let times: Map<string, number> | null = null;
     let ev: CheckEvent | undefined;
@@ -150,6 +179,7 @@ export async function runWatch(db: Db, o: WatchOptions): Promise<WatchSummary> {
         else if (o.schedule === 'poisson') next = poissonNext([...store.history(hub.id), { at, found: stored > 0 }], bounds);
         else {
           if (rate === null) schedule = 'learned-fixed';
+          else if (rule === 'sqrt') schedule = 'learned-sqrt';
           next = learnedNext(at, rate, bounds);
         }
         store.logCheck({ hub: hub.id, at, action: c.action, httpStatus: c.httpStatus, newItems: stored, nextCheck: next, schedule, validators: c.validators });
