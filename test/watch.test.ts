@@ -172,6 +172,29 @@ describe('beebot watch (CLI)', () => {
     expect(lines[2]).toContain(`1 checks, 1 found something new (hit rate 100 %), ${n} new items`);
   });
 
+  it('adds as hubs the pages whose re-checks found new links (beebot refresh), and not a hub removed by hand', async () => {
+    env = await crawled(9, tmp.dir, clock);
+    const { db, hubs } = env;
+    clock.advance(2 * H); // the hubs publish; the other pages of this web do not change in two hours
+    // two iterations: the second reads the item pages the first found on the hubs
+    const refresh = await beebot(['refresh', '--budget-time', '1h', '--cost', '0,1', '--iterations', '2', '--json', ...via()], { db });
+    expect(refresh.code, refresh.stderr).toBe(0);
+    // the hubs' re-checks found new links; the item pages the refresh read for the first time have all their links "added" too, and are no hubs
+    const found = rows<{ url: string }>(db, 'SELECT DISTINCT p.url FROM refreshes r JOIN pages p ON p.id = r.page_id WHERE r.links_added > 0 ORDER BY p.id');
+    expect(found.map((x) => x.url).filter((u) => !u.includes('/item'))).toEqual(hubs);
+    expect(found.length).toBeGreaterThan(hubs.length);
+    // one removed by hand first: never added back automatically
+    expect((await beebot(['watch', 'add', hubs[0]!], { db })).code).toBe(0);
+    expect((await beebot(['watch', 'remove', hubs[0]!], { db })).code).toBe(0);
+    const r = await beebot(['watch', '--schedule', 'fixed', '--interval', '1h', '--for', '1s', '--json', ...via()], { db });
+    expect(r.code, r.stderr).toBe(0);
+    const out = jsonLines(r.stdout);
+    expect((out.at(-1)!.summary as { hubs_added: number }).hubs_added).toBe(hubs.length - 1);
+    expect(out.slice(0, -1).map((c) => c.hub).sort()).toEqual(hubs.slice(1).sort());
+    const list = JSON.parse((await beebot(['watch', 'list', '--json'], { db })).stdout) as { url: string; added: string; checks: number }[];
+    expect(list.map((h) => [h.url, h.added, h.checks])).toEqual(hubs.slice(1).map((u) => [u, 'auto', 1]));
+  });
+
   it('resumes after kill -9: no item recorded twice, the hub\'s next check kept, every published item found once', async () => {
     env = await crawled(10, tmp.dir, clock, 30);
     const { db, hubs, web, server } = env;

@@ -93,10 +93,14 @@ export class WatchStore {
       groupItems: db.prepare(`SELECT hub_id AS hub, from_t AS "from", to_t AS "to", point FROM watch_items WHERE grp = ? AND to_t > ?`),
       groupCounts: db.prepare(`SELECT grp AS "group", count(*) AS n FROM watch_items WHERE to_t > ? GROUP BY grp`),
       groups: db.prepare(`SELECT grp AS "group", min(first_check) AS since, count(*) AS hubs FROM watch_hubs WHERE removed_at IS NULL GROUP BY grp`),
-      // Pages whose re-checks found links new on them (beebot refresh, crawl --refresh).
+      // Pages whose re-checks found links new on them (beebot refresh, crawl --refresh). A re-check:
+      // the page had been read before, by the crawl (a fetch) or an earlier check; a page a
+      // refresh reads for the first time has all its links "added" and is no hub for that.
       refreshHubs: db.prepare(
         `SELECT DISTINCT r.page_id FROM refreshes r JOIN pages p ON p.id = r.page_id
           WHERE r.links_added > 0 AND p.status = 'done' AND (@sites IS NULL OR p.site_id IN (SELECT value FROM json_each(@sites)))
+            AND (EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = r.page_id)
+                 OR EXISTS (SELECT 1 FROM refreshes q WHERE q.page_id = r.page_id AND q.seq < r.seq AND q.action IN ('keep', 'replace')))
             AND NOT EXISTS (SELECT 1 FROM watch_hubs h WHERE h.page_id = r.page_id)`,
       ).pluck(),
       page: db.prepare(`SELECT id, site_id AS siteId, url FROM pages WHERE id = ?`),
