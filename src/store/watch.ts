@@ -61,11 +61,17 @@ export class WatchStore {
          WHERE @added = 'manual' OR removed_at IS NULL`,
       ),
       remove: db.prepare(`UPDATE watch_hubs SET removed_at = ?, next_check = NULL WHERE page_id = ? AND removed_at IS NULL`),
-      // The earliest due first (NULL: never checked, due now); watch_due covers it.
+      // The earliest due first: hubs never checked (NULL, due now), then by next check, which
+      // watch_due walks in order.
+      dueNew: db.prepare(
+        `SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id
+          WHERE h.removed_at IS NULL AND h.next_check IS NULL AND (@sites IS NULL OR h.site_id IN (SELECT value FROM json_each(@sites)))
+          ORDER BY h.page_id LIMIT 1`,
+      ),
       due: db.prepare(
         `SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id
-          WHERE h.removed_at IS NULL AND (@sites IS NULL OR h.site_id IN (SELECT value FROM json_each(@sites)))
-          ORDER BY coalesce(h.next_check, 0), h.page_id LIMIT 1`,
+          WHERE h.removed_at IS NULL AND h.next_check IS NOT NULL AND (@sites IS NULL OR h.site_id IN (SELECT value FROM json_each(@sites)))
+          ORDER BY h.next_check, h.page_id LIMIT 1`,
       ),
       list: db.prepare(
         `SELECT ${HUB_COLUMNS}, (SELECT count(*) FROM watch_checks c WHERE c.hub_id = h.page_id) AS checks,
@@ -125,7 +131,8 @@ export class WatchStore {
 
   /** The hub due first (of these sites; null: all). */
   nextDue(sites: number[] | null): Hub | undefined {
-    return this.s.due.get({ sites: sites === null ? null : JSON.stringify(sites) }) as Hub | undefined;
+    const arg = { sites: sites === null ? null : JSON.stringify(sites) };
+    return (this.s.dueNew.get(arg) ?? this.s.due.get(arg)) as Hub | undefined;
   }
 
   list(): (Hub & { checks: number; items: number })[] {
