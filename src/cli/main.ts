@@ -16,6 +16,7 @@ import { seedsCommand } from './seeds-command.js';
 import { simulateCommand } from './simulate-command.js';
 import { statusCommand } from './status-command.js';
 import { traceCommand } from './trace-command.js';
+import { watchCommand } from './watch-command.js';
 
 /** Build the whole command tree. Each command: read arguments, call the core, print. */
 export function program(): Command {
@@ -26,7 +27,7 @@ export function program(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   for (const make of [
-    seedsCommand, configCommand, crawlCommand, refreshCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand,
+    seedsCommand, configCommand, crawlCommand, refreshCommand, watchCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand,
     searchCommand, paramsCommand, traceCommand, simulateCommand,
   ]) {
     p.addCommand(make());

@@ -95,7 +95,7 @@ export function refreshCommand(): Command {
     });
 }
 
-function parseUntil(text: string): number {
+export function parseUntil(text: string): number {
   if (/^\d+(?:\.\d+)?\s*(ms|s|m|h|d|w)$/i.test(text.trim())) return Date.now() + parseDuration(text, '--until');
   try {
     return Date.parse(parseSince(text, new Date())); // an ISO time, read like --since's

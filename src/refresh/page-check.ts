@@ -94,8 +94,12 @@ export class PageChecker {
   /**
    * Check one page: `old` are the validators of its last answer. `record` writes the caller's log
    * row, in the same transaction as what the check changed. 'aborted': the run was stopped, nothing written.
+   * `read`, when given, sees the HTML body of an answer with content and its final URL before
+   * anything is written (beebot watch reads the times shown next to a hub's links in it).
    */
-  async check(page: FrontierPage, old: Validators, signal: AbortSignal, record: (o: CheckOutcome) => void): Promise<CheckOutcome | 'aborted'> {
+  async check(
+    page: FrontierPage, old: Validators, signal: AbortSignal, record: (o: CheckOutcome) => void, read?: (body: Uint8Array, url: string) => void,
+  ): Promise<CheckOutcome | 'aborted'> {
     const s = this.o.settings;
     const scope = this.scopes.get(page.siteId)!;
     const before = this.before.get(page.id) as Before;
@@ -126,6 +130,7 @@ export class PageChecker {
       f = await fetchPage(page.url, ctx);
       const body = refreshAction(f.response?.status ?? null) === 'replace' ? htmlBody(f) : null;
       if (body) {
+        read?.(body, f.finalUrl);
         analysed = await this.analyser.analyse({
           bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], indexText: this.writer.text !== null, focus: false,
         });

@@ -333,4 +333,49 @@ export const migrations: string[] = [
     PRIMARY KEY (gen, rank)
   ) WITHOUT ROWID;
   `,
+  // 12: beebot watch (issue 15, src/watch): the hub pages watched for new links, the new items
+  // found on them with their appearance times, and one log row per check, so a stopped watch
+  // resumes exactly (the hub's next check is stored with the check that set it). Times here are
+  // epoch ms: the model's hourly counts and the schedules are arithmetic on them.
+  `
+  CREATE TABLE watch_hubs (
+    page_id     INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE,
+    site_id     INTEGER NOT NULL,
+    grp         TEXT NOT NULL,             -- host + first path segment (groups.ts); merging happens when fitting
+    added       TEXT NOT NULL CHECK (added IN ('auto', 'manual')),
+    added_at    INTEGER NOT NULL,
+    removed_at  INTEGER,                   -- set by watch remove: not watched, not added again automatically
+    first_check INTEGER,                   -- when watching it began (the group's history starts there)
+    last_check  INTEGER,
+    next_check  INTEGER                    -- NULL: due now
+  );
+  CREATE INDEX watch_due ON watch_hubs (next_check) WHERE removed_at IS NULL;
+  CREATE TABLE watch_items (
+    id        INTEGER PRIMARY KEY,
+    hub_id    INTEGER NOT NULL,            -- watch_hubs.page_id
+    kind      TEXT NOT NULL CHECK (kind IN ('page', 'external')),
+    url       TEXT NOT NULL,
+    grp       TEXT NOT NULL,               -- the hub's group key
+    found_at  INTEGER NOT NULL,            -- the check that first saw it
+    from_t    INTEGER NOT NULL,            -- appeared in (from_t, to_t] (appearance.ts)
+    to_t      INTEGER NOT NULL,
+    point     INTEGER,                     -- the appearance time when known closely enough; NULL: only the interval
+    source    TEXT NOT NULL CHECK (source IN ('published', 'midpoint', 'interval')),
+    UNIQUE (hub_id, kind, url)
+  );
+  CREATE INDEX watch_items_group ON watch_items (grp, to_t);
+  CREATE TABLE watch_checks (
+    seq         INTEGER PRIMARY KEY,
+    hub_id      INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    action      TEXT NOT NULL,             -- as refreshes.action: keep | replace | gone | retry | skipped
+    http_status INTEGER,
+    new_items   INTEGER NOT NULL,
+    next_check  INTEGER NOT NULL,
+    schedule    TEXT NOT NULL,             -- learned | learned-fixed (no model yet) | poisson | fixed
+    etag        TEXT,                      -- validators for the next check: this answer's, else the previous ones
+    last_modified TEXT
+  );
+  CREATE INDEX watch_checks_hub ON watch_checks (hub_id, seq);
+  `,
 ];

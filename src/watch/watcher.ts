@@ -1,0 +1,196 @@
+import type { Db } from '../store/db.js';
+import type { Settings } from '../store/settings.js';
+import { RefreshLog } from '../store/refreshes.js';
+import { WatchStore, type Hub, type StoredItem } from '../store/watch.js';
+import { PageChecker, type CheckOutcome } from '../refresh/page-check.js';
+import { realClock, type Clock } from '../time/clock.js';
+import { appearance } from './appearance.js';
+import { GroupModels, type GroupModelOptions } from './group-models.js';
+import { groupKey } from './groups.js';
+import { shownTimes, timeKey } from './hub-times.js';
+import { dateFromUrl } from './published.js';
+import { fixedNext, learnedNext, poissonNext } from './schedule.js';
+
+/**
+ * `beebot watch` (issue 15): keeps checking hub pages, each when it is due, the earliest first,
+ * sleeping on the clock in between. A check is PageChecker.check (conditional request, the
+ * crawl's politeness, link history); the hub's links first seen by it are its new items, each
+ * with its appearance (appearance.ts): the time the hub shows next to the link when it lies
+ * between the hub's last check and this one, else those two checks' bounds. The next check
+ * comes from the schedule (schedule.ts). A check's items, its log row and the hub's next check
+ * are written in the check's own transaction, so a stopped watch resumes where it was.
+ */
+
+export const watchSchedules = ['learned', 'poisson', 'fixed'] as const;
+export type WatchSchedule = (typeof watchSchedules)[number];
+
+/**
+ * How the learned schedule spends its checks (see learnedRate):
+ *  - count: check when the expected new items since the last check reach the threshold, so
+ *    checks follow the rate itself; the fewest empty checks (best hit rate). Its mean delay for
+ *    the checks spent is no better than a fixed interval's: with interval θ/λ(t), the delay
+ *    per item is θ/2λ and the cost N/θ, so delay × cost = T/2, as for any fixed interval.
+ *  - sqrt: checks in proportion to the square root of the rate (the expected count of a rate
+ *    √(λ(t)·λ̄), λ̄ the hub's mean): for a given number of checks the least mean delay
+ *    (minimising Σ λ·I/2 under Σ 1/I fixed gives I ∝ 1/√λ), at a lower hit rate than count's.
+ */
+export const learnedRules = ['count', 'sqrt'] as const;
+export type LearnedRule = (typeof learnedRules)[number];
+
+/** A Sunday midnight UTC: the 168 hours after it are one of each hour of the week. */
+const WEEK_START = Date.UTC(1970, 0, 4);
+
+/** The rate learnedNext integrates under each rule (items per hour at t). */
+export function learnedRate(rate: (t: number) => number, rule: LearnedRule): (t: number) => number {
+  if (rule === 'count') return rate;
+  let sum = 0;
+  for (let h = 0; h < 168; h++) sum += Math.max(0, rate(WEEK_START + h * 3_600_000));
+  const mean = sum / 168;
+  return (t) => Math.sqrt(Math.max(0, rate(t)) * mean);
+}
+
+export interface WatchOptions {
+  settings: Settings;
+  schedule: WatchSchedule;
+  /** site ids; null: all */
+  sites: number[] | null;
+  /** the fixed interval (and the learned/Poisson one while history is short), ms */
+  interval: number;
+  min: number;
+  max: number;
+  /** expected new items that make a check worth it (learned, poisson) */
+  threshold: number;
+  /** the learned schedule's rule (default count) */
+  rule?: LearnedRule;
+  models?: GroupModelOptions;
+  /** no check starts after this (epoch ms); null: until stopped */
+  until: number | null;
+  /** add pages whose re-checks found new links (default true) */
+  autoHubs?: boolean;
+  resolve: ReadonlyMap<string, string>;
+  proxy: string | null;
+  signal: AbortSignal;
+  clock?: Clock;
+  onCheck?: (e: CheckEvent) => void;
+}
+
+export interface CheckEvent {
+  hub: number;
+  url: string;
+  group: string;
+  at: number;
+  action: CheckOutcome['action'];
+  httpStatus: number | null;
+  error: string | null;
+  items: StoredItem[];
+  next: number;
+  schedule: string;
+}
+
+export interface WatchSummary {
+  reason: 'done' | 'interrupted' | 'no-hubs';
+  hubsAdded: number;
+  checks: number;
+  hits: number;
+  items: number;
+  /** items whose hub showed their publication time: found − published, ms */
+  knownDelays: number;
+  delaySum: number;
+}
+
+export const hitRate = (s: Pick<WatchSummary, 'checks' | 'hits'>): number => (s.checks === 0 ? 0 : s.hits / s.checks);
+export const meanDelay = (s: Pick<WatchSummary, 'knownDelays' | 'delaySum'>): number | null => (s.knownDelays === 0 ? null : s.delaySum / s.knownDelays);
+
+/** Add as hubs the pages whose re-checks (beebot refresh, crawl --refresh) found new links. */
+export function addRefreshHubs(db: Db, sites: number[] | null, now: number): number {
+  const store = new WatchStore(db);
+  let n = 0;
+  db.transaction(() => {
+    for (const id of store.refreshHubs(sites)) {
+      const url = (db.prepare('SELECT url FROM pages WHERE id = ?').pluck().get(id) as string);
+      if (store.add(id, groupKey(url), 'auto', now)) n++;
+    }
+  })();
+  return n;
+}
+
+export async function runWatch(db: Db, o: WatchOptions): Promise<WatchSummary> {
+  const clock = o.clock ?? realClock;
+  const store = new WatchStore(db);
+  const refreshLog = new RefreshLog(db, () => clock.now());
+  const models = new GroupModels(store, o.models);
+  const sum: WatchSummary = { reason: 'done', hubsAdded: 0, checks: 0, hits: 0, items: 0, knownDelays: 0, delaySum: 0 };
+  if (o.autoHubs ?? true) sum.hubsAdded = addRefreshHubs(db, o.sites, clock.now());
+  if (!store.nextDue(o.sites)) return { ...sum, reason: 'no-hubs' };
+  const checker = await PageChecker.open(db, { settings: o.settings, resolve: o.resolve, proxy: o.proxy, clock });
+  const bounds = { min: o.min, max: o.max, threshold: o.threshold, fixed: o.interval };
+  try {
+    for (;;) {
+      if (o.signal.aborted) return { ...sum, reason: 'interrupted' };
+      const hub = store.nextDue(o.sites)!;
+      const due = hub.nextCheck ?? clock.now();
+      if (o.until !== null && due > o.until) break;
+      try {
+        await clock.sleep(Math.max(0, due - clock.now()), o.signal);
+      } catch {
+        return { ...sum, reason: 'interrupted' };
+      }
+      const ev = await checkHub(hub);
+      if (ev === 'aborted') return { ...sum, reason: 'interrupted' };
+      sum.checks++;
+      if (ev.items.length > 0) sum.hits++;
+      sum.items += ev.items.length;
+      for (const it of ev.items) {
+        if (it.source !== 'published') continue;
+        sum.knownDelays++;
+        sum.delaySum += it.found - it.point!;
+      }
+      o.onCheck?.(ev);
+    }
+  } finally {
+    await checker.close();
+  }
+  return sum;
+
+  async function checkHub(hub: Hub): Promise<CheckEvent | 'aborted'> {
+    const started = clock.now();
+    const since = new Date(started).toISOString();
+    // The previous sighting: the watch's last check, else the hub's last read by a crawl or refresh.
+    const prev = hub.lastCheck ?? store.lastRead(hub.id);
+    const learned = o.schedule === 'learned' ? models.rateFor(hub, started) : null;
+    const rule = o.rule ?? 'count';
+    const rate = learned === null ? null : learnedRate(learned, rule);
+    const validators = store.validators(hub.id) ?? refreshLog.validators(hub.id);
+    let times: Map<string, number> | null = null;
+    let ev: CheckEvent | undefined;
+    const r = await checker.check(
+      hub, validators, o.signal,
+      (c) => {
+        const at = clock.now();
+        const found = c.action === 'replace' ? store.newItems(hub.id, since, new Date(at).toISOString()) : [];
+        const items: StoredItem[] = prev === null || !(prev < at) ? [] : found.map((it) => {
+          const published = times?.get(timeKey(it.url)) ?? (it.kind === 'page' ? dateFromUrl(it.url) : null);
+          return { ...it, hub: hub.id, group: hub.group, found: at, ...appearance(prev, at, published) };
+        });
+        const stored = store.storeItems(items);
+        let schedule: string = o.schedule;
+        let next: number;
+        if (o.schedule === 'fixed') next = fixedNext(at, o.interval);
+        else if (o.schedule === 'poisson') next = poissonNext([...store.history(hub.id), { at, found: stored > 0 }], bounds);
+        else {
+          if (rate === null) schedule = 'learned-fixed';
+          else if (rule === 'sqrt') schedule = 'learned-sqrt';
+          next = learnedNext(at, rate, bounds);
+        }
+        store.logCheck({ hub: hub.id, at, action: c.action, httpStatus: c.httpStatus, newItems: stored, nextCheck: next, schedule, validators: c.validators });
+        models.noteItems(hub.group, stored, at);
+        ev = { hub: hub.id, url: hub.url, group: hub.group, at, action: c.action, httpStatus: c.httpStatus, error: c.error, items: stored === items.length ? items : items.slice(0, stored), next, schedule };
+      },
+      (body, url) => {
+        times = shownTimes(new TextDecoder('utf-8').decode(body), url, clock.now());
+      },
+    );
+    if (r === 'aborted') return 'aborted';
+    return ev!;
+  }
+}
