@@ -17,7 +17,7 @@ import { RobotsCache } from '../crawl/robots-cache.js';
 import { siteIdentity } from '../crawl/scope.js';
 import { realClock, type Clock } from '../time/clock.js';
 import { refreshAction } from './action.js';
-import { changedChars } from './content-value.js';
+import { changedChars, LINK_CHARS } from './content-value.js';
 
 /** What one re-check found. */
 export interface CheckOutcome {
@@ -148,8 +148,7 @@ export class PageChecker {
 
     const status = f.response?.status ?? null;
     const r = toPullResult(page, f, scope, s, analysed, this.params.get(page.siteId));
-    const unread = firstRead;
-    const same = !unread && r.print != null && r.final === null && r.print.fingerprint === before.fingerprint;
+    const same = !firstRead && r.print != null && r.final === null && r.print.fingerprint === before.fingerprint;
     // A page that had no content (a crawl's 404, a gone page) and answers 404/410 again: nothing changed.
     const hadContent = before.status === 'done' || before.status === 'not-html';
     let action = refreshAction(status, same);
@@ -160,7 +159,7 @@ export class PageChecker {
     const base = { action, httpStatus: status, error: f.error, validators, bytes: f.response?.body?.length ?? 0, firstRead };
     if (action === 'replace') {
       // A page never read before is all new content.
-      const was = unread ? { fingerprint: -1, textSize: 0 } : before;
+      const was = firstRead ? { fingerprint: -1, textSize: 0 } : before;
       let out: CheckOutcome | undefined;
       this.writer.replace(r, (h: LinkChanges) => {
         out = { ...base, ...h, changed: changedChars(was, r.print ?? null, h.linksAdded, h.linksGone), ms: Math.round(performance.now() - t0) };
@@ -171,7 +170,7 @@ export class PageChecker {
     if (action === 'gone') {
       let out: CheckOutcome | undefined;
       this.writer.gone(page.id, (h) => {
-        out = { ...base, ...h, changed: (before.textSize ?? 0) + changedChars({ fingerprint: null, textSize: null }, null, 0, h.linksGone), ms: Math.round(performance.now() - t0) };
+        out = { ...base, ...h, changed: (before.textSize ?? 0) + LINK_CHARS * h.linksGone, ms: Math.round(performance.now() - t0) };
         record(out);
       });
       return out!;
