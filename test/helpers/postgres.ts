@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,7 +35,12 @@ export async function startPostgres(): Promise<PgCluster> {
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, name), ...args], { timeout: 60_000 }) : run(join(bin, name), args, { timeout: 60_000 });
   const data = join(dir, 'data');
   const log = join(dir, 'log');
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  // from here on, a dying test process takes the cluster with it (see startWatchdog)
+  const watchdog = startWatchdog(join(bin, 'pg_ctl'), data, dir, asRoot);
+  const cleanup = () => {
+    watchdog.cancel();
+    rmSync(dir, { recursive: true, force: true });
+  };
 
   try {
     await tool('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
@@ -47,6 +52,7 @@ export async function startPostgres(): Promise<PgCluster> {
   // A port found free can be taken before the server binds it: try again with another.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
+    rmSync(log, { force: true }); // so the bind check below reads this attempt's log only
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
     try {
       // -l: without a log file the server inherits our stdout/stderr and execFile never returns.
@@ -58,8 +64,6 @@ export async function startPostgres(): Promise<PgCluster> {
       cleanup();
       throw new Error(`pg_ctl start failed: ${failure(err)}\n${text.slice(-2000)}`);
     }
-    const cluster = { bin, data, asRoot, cleanup };
-    live.add(cluster);
     let stopped = false;
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -67,7 +71,6 @@ export async function startPostgres(): Promise<PgCluster> {
       async stop() {
         if (stopped) return;
         stopped = true;
-        live.delete(cluster);
         try {
           await tool('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '60', 'stop']);
         } finally {
@@ -100,15 +103,30 @@ export function postgresBinDir(): string {
   );
 }
 
-// Clusters a test file started and did not stop (a failed beforeAll, an interrupted run): stopped
-// when the process exits, so no server outlives the test run.
-const live = new Set<{ bin: string; data: string; asRoot: boolean; cleanup: () => void }>();
-process.once('exit', () => {
-  for (const c of live) {
-    stopNow(c.bin, c.data, c.asRoot);
-    c.cleanup();
-  }
-});
+// A test process can die without calling stop() (a failed hook, vitest ending its worker with a
+// signal, kill -9): an exit handler would not run then. A small detached shell waits for this
+// process to go and then stops the server and removes its directory, so no server outlives its test.
+const WATCHDOG = `while kill -0 "$1" 2>/dev/null; do sleep 1; done
+if [ "$5" = 1 ]; then runuser -u postgres -- "$2" -D "$3" -m immediate -w stop; else "$2" -D "$3" -m immediate -w stop; fi
+rm -rf "$4"`;
+
+function startWatchdog(pgCtl: string, data: string, dir: string, asRoot: boolean): { cancel(): void } {
+  const child = spawn('sh', ['-c', WATCHDOG, 'beebot-pg-watchdog', String(process.pid), pgCtl, data, dir, asRoot ? '1' : '0'], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.unref();
+  return {
+    cancel() {
+      // its own process group (detached): the shell and its sleep
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
 
 function stopNow(bin: string, data: string, asRoot: boolean): void {
   const args = ['-D', data, '-m', 'immediate', '-w', 'stop'];
