@@ -19,8 +19,8 @@ export interface PgCluster {
  * A throwaway PostgreSQL cluster for tests: initdb in a fresh temp directory, pg_ctl start on a
  * free loopback port, the socket in that directory too (no clash with a system server). As root
  * the server must run as the `postgres` user (it refuses root), so the directory is handed to it
- * and the tools run through runuser. Durability is off (fsync, full-page writes): a test cluster
- * is never kept, and it halves initdb and commit times.
+ * and the tools run through runuser. Durability is off (initdb --no-sync, fsync, full-page writes,
+ * synchronous commit): a test cluster is never kept, so nothing needs to reach the disk.
  */
 export async function startPostgres(): Promise<PgCluster> {
   const bin = postgresBinDir();
