@@ -2,6 +2,7 @@
 // the test itself: every table, column, type, NOT NULL, default, primary key and index of a fresh
 // SQLite database must be there, so the two layouts cannot drift; plus round trips that use it.
 import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { fingerprint } from '../src/store/fingerprint.js';
 import { PG_SCHEMA_VERSION, pgSchema } from '../src/store/pg/schema.js';
 import { migrations } from '../src/store/schema.js';
 import { tempDir } from './helpers/cli.js';
-import { startPostgres, type PgCluster } from './helpers/postgres.js';
+import { postgresBinDir, startPostgres, type PgCluster } from './helpers/postgres.js';
 
 const tmp = tempDir();
 let cluster: PgCluster | undefined;
@@ -206,5 +207,27 @@ describe('PostgreSQL round trip', () => {
     await client.query(`DELETE FROM pages WHERE id = $1`, [pageId]);
     const left = await client.query(`SELECT (SELECT count(*) FROM page_text)::int AS text, (SELECT count(*) FROM external_links)::int AS links`);
     expect(left.rows[0]).toEqual({ text: 0, links: 0 });
+  });
+});
+
+describe('finding the PostgreSQL binaries', () => {
+  const noPgConfig = 'beebot-no-such-pg_config';
+
+  it('takes the newest /usr/lib/postgresql/N/bin that has initdb and pg_ctl', () => {
+    const root = join(tmp.dir, 'lib-postgresql');
+    for (const [v, tools] of [['9.6', ['initdb', 'pg_ctl']], ['15', ['initdb', 'pg_ctl']], ['16', ['psql']], ['common', ['initdb', 'pg_ctl']]] as const) {
+      mkdirSync(join(root, v, 'bin'), { recursive: true });
+      for (const t of tools) writeFileSync(join(root, v, 'bin', t), '');
+    }
+    expect(postgresBinDir({ pgConfig: noPgConfig, root })).toBe(join(root, '15', 'bin'));
+  });
+
+  it('says plainly that PostgreSQL is not installed when nothing is found', () => {
+    expect(() => postgresBinDir({ pgConfig: noPgConfig, root: join(tmp.dir, 'nowhere') })).toThrow(/PostgreSQL is not installed.*apt-get install postgresql/);
+  });
+
+  it('finds the installed server (pg_config --bindir, else the newest Debian version)', () => {
+    const bin = postgresBinDir();
+    expect(existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')) && existsSync(join(bin, 'postgres'))).toBe(true);
   });
 });

@@ -85,20 +85,20 @@ export async function startPostgres(): Promise<PgCluster> {
  * The server binaries: `pg_config --bindir` when it names a directory with initdb (Debian's
  * pg_config from libpq-dev alone says /usr/bin), else the newest /usr/lib/postgresql/N/bin.
  */
-export function postgresBinDir(): string {
+export function postgresBinDir(where = { pgConfig: 'pg_config', root: '/usr/lib/postgresql' }): string {
   const has = (d: string) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl'));
   try {
-    const d = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const d = execFileSync(where.pgConfig, ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     if (d && has(d)) return d;
   } catch {
     // no pg_config: look where Debian puts the servers
   }
-  const root = '/usr/lib/postgresql';
+  const root = where.root;
   const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+(\.\d+)?$/.test(v)) : [];
   versions.sort((a, b) => Number(b) - Number(a));
   for (const v of versions) if (has(join(root, v, 'bin'))) return join(root, v, 'bin');
   throw new Error(
-    'PostgreSQL is not installed: no initdb/pg_ctl found (pg_config --bindir, /usr/lib/postgresql/*/bin). ' +
+    `PostgreSQL is not installed: no initdb/pg_ctl found (${where.pgConfig} --bindir, ${root}/*/bin). ` +
       "Install Debian's postgresql package (apt-get install postgresql); .ci/run does so when it is missing.",
   );
 }
