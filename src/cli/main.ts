@@ -4,6 +4,7 @@ import { VERSION } from '../store/settings.js';
 import { checkCommand } from './check-command.js';
 import { configCommand } from './config-command.js';
 import { crawlCommand } from './crawl-command.js';
+import { dbCommand } from './db-command.js';
 import { exportCommand } from './export-command.js';
 import { hostsCommand } from './hosts-command.js';
 import { linksCommand } from './links-command.js';
@@ -28,7 +29,7 @@ export function program(): Command {
     .exitOverride();
   for (const make of [
     seedsCommand, configCommand, crawlCommand, refreshCommand, watchCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand,
-    searchCommand, paramsCommand, traceCommand, simulateCommand,
+    searchCommand, paramsCommand, traceCommand, simulateCommand, dbCommand,
   ]) {
     p.addCommand(make());
   }

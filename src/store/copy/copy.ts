@@ -1,0 +1,57 @@
+import { BeebotError } from '../../errors.js';
+import { isPostgresUrl, showUrl, type CopySource, type CopyTarget } from './endpoint.js';
+import { copyLayout } from './layout.js';
+import { pgSource, pgTarget } from './pg-end.js';
+import { sqliteSource, sqliteTarget } from './sqlite-end.js';
+
+export interface CopySummary {
+  from: string;
+  to: string;
+  tables: { table: string; rows: number }[];
+  rows: number;
+  seconds: number;
+}
+
+const openSource = (from: string): Promise<CopySource> => (isPostgresUrl(from) ? pgSource(from) : Promise.resolve(sqliteSource(from)));
+const openTarget = (to: string): Promise<CopyTarget> => (isPostgresUrl(to) ? pgTarget(to) : Promise.resolve(sqliteTarget(to)));
+
+/**
+ * `beebot db copy`: the whole crawl, every table and row with its ids, from one store to another
+ * (SQLite file or PostgreSQL URL either way). The source is read in one snapshot; the target must
+ * be empty and is written in one transaction, so a failure leaves it as it was.
+ */
+export async function copyDatabase(from: string, to: string, onTable?: (table: string, rows: number) => void): Promise<CopySummary> {
+  const started = performance.now();
+  const layout = copyLayout();
+  const source = await openSource(from);
+  let target: CopyTarget;
+  try {
+    target = await openTarget(to);
+  } catch (err) {
+    await source.close().catch(() => {});
+    throw err;
+  }
+  const tables: CopySummary['tables'] = [];
+  let current = '';
+  try {
+    for (const table of layout) {
+      current = table.name;
+      let rows = 0;
+      for await (const batch of source.rows(table, target.batchRows(table))) {
+        await target.insert(table, batch);
+        rows += batch.length;
+      }
+      tables.push({ table: table.name, rows });
+      onTable?.(table.name, rows);
+    }
+    current = '';
+    await target.commit();
+  } catch (err) {
+    await target.abort().catch(() => {});
+    await source.close().catch(() => {});
+    const why = err instanceof BeebotError ? err.message : (err as Error)?.message ?? String(err);
+    throw new BeebotError(`copy to ${showUrl(to)} failed${current ? ` at table ${current}` : ''}: ${why.split('\n')[0]}; nothing was written`);
+  }
+  await source.close();
+  return { from: showUrl(from), to: showUrl(to), tables, rows: tables.reduce((s, t) => s + t.rows, 0), seconds: (performance.now() - started) / 1000 };
+}
