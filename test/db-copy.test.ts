@@ -34,10 +34,14 @@ beforeAll(async () => {
   writeFileSync(join(tmp.dir, 'seeds.csv'), csv);
   expect((await beebot(['seeds', 'import', join(tmp.dir, 'seeds.csv')], { db })).code).toBe(0);
   expect((await beebot(['config', 'set', 'index-text', 'yes'], { db })).code).toBe(0);
+  expect((await beebot(['params', 'set', 'TSU', '/search.php', 'q', 'required'], { db })).code).toBe(0);
   const crawl = await beebot(['crawl', '--delay', '0', '--concurrency', '4', ...web.resolveArgs()], { db });
   expect(crawl.code, crawl.stderr).toBe(0);
   const refresh = await beebot(['refresh', '--budget-time', '1h', '--delay', '0', ...web.resolveArgs()], { db });
   expect(refresh.code, refresh.stderr).toBe(0);
+  expect((await beebot(['watch', 'add', web.url('hubs.test')], { db })).code).toBe(0);
+  const watch = await beebot(['watch', '--for', '2s', '--schedule', 'fixed', '--delay', '0', ...web.resolveArgs()], { db });
+  expect(watch.code, watch.stderr).toBe(0);
 }, 300_000);
 
 afterAll(async () => {
@@ -98,6 +102,9 @@ describe('beebot db copy', () => {
     expect(before.page_text!.length).toBeGreaterThan(100);
     expect(before.refreshes!.length).toBeGreaterThan(100);
     expect(before.refresh_runs!.length).toBe(1);
+    expect(before.param_rules!.length).toBe(1);
+    expect(before.watch_hubs!.length).toBeGreaterThan(0);
+    expect(before.watch_checks!.length).toBeGreaterThan(0);
     expect(Object.keys(before).length).toBe(19);
 
     const r = await run(['db', 'copy', original, pgUrl('crawl')]);
@@ -127,6 +134,7 @@ describe('beebot db copy', () => {
     expect(fps.every((v) => typeof v === 'bigint')).toBe(true);
     expect(fps.some((v) => v > 2n ** 53n)).toBe(true);
     expect(fps.some((v) => v < -(2n ** 53n))).toBe(true);
+    console.log(Object.entries(before).map(([t, rows]) => `${t} ${rows.length}`).join(', '));
     console.log(`db copy, SQLite → PostgreSQL: ${timing}`);
     console.log(`db copy, PostgreSQL → SQLite: ${r.stdout.split('\n').find((l) => l.startsWith('copied'))}`);
   }, 120_000);
