@@ -39,6 +39,11 @@ beforeAll(async () => {
   expect(crawl.code, crawl.stderr).toBe(0);
   const refresh = await beebot(['refresh', '--budget-time', '1h', '--delay', '0', ...web.resolveArgs()], { db });
   expect(refresh.code, refresh.stderr).toBe(0);
+  const read = new Database(db, { readonly: true });
+  const host = read.prepare('SELECT host FROM external_links ORDER BY id LIMIT 1').pluck().get() as string;
+  read.close();
+  const deleted = await beebot(['links', 'delete', 'external', '--host', host, '--yes'], { db });
+  expect(deleted.code, deleted.stderr).toBe(0);
   expect((await beebot(['watch', 'add', web.url('hubs.test')], { db })).code).toBe(0);
   const watch = await beebot(['watch', '--for', '2s', '--schedule', 'fixed', '--delay', '0', ...web.resolveArgs()], { db });
   expect(watch.code, watch.stderr).toBe(0);
@@ -103,6 +108,7 @@ describe('beebot db copy', () => {
     expect(before.refreshes!.length).toBeGreaterThan(100);
     expect(before.refresh_runs!.length).toBe(1);
     expect(before.param_rules!.length).toBe(1);
+    expect(before.deleted_links!.length).toBeGreaterThan(0);
     expect(before.watch_hubs!.length).toBeGreaterThan(0);
     expect(before.watch_checks!.length).toBeGreaterThan(0);
     expect(Object.keys(before).length).toBe(19);
