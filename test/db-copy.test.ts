@@ -26,7 +26,7 @@ beforeAll(async () => {
   cluster = await startPostgres();
   admin = new pg.Client({ connectionString: cluster.url });
   await admin.connect();
-  for (const name of ['crawl', 'failed', 'fresh']) await admin.query(`CREATE DATABASE ${name}`);
+  for (const name of ['crawl', 'failed', 'fresh', 'forward']) await admin.query(`CREATE DATABASE ${name}`);
 
   web = await startFixtureWeb();
   const db = original;
@@ -216,6 +216,23 @@ describe('beebot db copy', () => {
     expect(noServer.stderr).toMatch(/^beebot: cannot connect to postgres:\/\/postgres@127\.0\.0\.1:1\/x: .*\n$/);
   }, 60_000);
 
+  it('copies a page found on a later page (found_on > id) to PostgreSQL and back unchanged', async () => {
+    const src = join(tmp.dir, 'forward.db');
+    expect((await run(['db', 'copy', original, src])).code).toBe(0);
+    const w = new Database(src);
+    const [first, last] = w.prepare('SELECT min(id), max(id) FROM pages WHERE found_on IS NOT NULL').raw().get() as [number, number];
+    w.prepare('UPDATE pages SET found_on = ? WHERE id = ?').run(last, first);
+    w.close();
+    // in batches of 10 rows, so that the page and the page it points at go in separate INSERTs
+    const r = await run(['db', 'copy', '--batch-rows', '10', src, pgUrl('forward')]);
+    expect(r.code, r.stderr).toBe(0);
+    const again = join(tmp.dir, 'forward-back.db');
+    expect((await run(['db', 'copy', '--batch-rows', '7', pgUrl('forward'), again])).code).toBe(0);
+    const expected = dump(src);
+    expect(dump(again)).toEqual(expected);
+    expect(expected.pages).not.toEqual(before.pages);
+  }, 60_000);
+
   it('rejects bad arguments with exit 2 and one line', async () => {
     const fresh = join(tmp.dir, 'x.db');
     for (const [args, message] of [
@@ -223,6 +240,7 @@ describe('beebot db copy', () => {
       [['db', 'copy', 'postgres://u@h:5432/', fresh], 'beebot: <from>: a PostgreSQL URL needs a host and a database name (postgres://user@host:port/dbname)\n'],
       [['db', 'copy', original, original], 'beebot: <from> and <to> are the same database\n'],
       [['db', 'copy', original, ''], `beebot: <to>: empty; give a SQLite file or a postgres:// URL\n`],
+      [['db', 'copy', '--batch-rows', '0', original, fresh], `beebot: --batch-rows: expected a whole number of at least 1, got '0'\n`],
     ] as const) {
       const r = await run([...args]);
       expect(r.code, args.join(' ')).toBe(2);

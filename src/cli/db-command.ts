@@ -27,6 +27,7 @@ export function dbCommand(): Command {
 
   db.command('copy <from> <to>')
     .description('copy the whole crawl (every table, every row, ids kept) from <from> to <to>, each a SQLite file or a postgres://user@host:port/dbname URL; <to> must be a new file or an empty database')
+    .option('--batch-rows <n>', 'rows per read and per INSERT (at most 1000, fewer when a PostgreSQL statement would pass 65535 parameters)', '1000')
     .addHelpText(
       'after',
       `
@@ -38,11 +39,13 @@ Examples:
   beebot db copy crawl.db postgres://beebot@db.example:5432/crawl
   beebot db copy postgres://beebot@db.example:5432/crawl back.db`,
     )
-    .action(async (from: string, to: string) => {
+    .action(async (from: string, to: string, opts: { batchRows: string }) => {
+      const batchRows = Number(opts.batchRows);
+      if (!Number.isInteger(batchRows) || batchRows < 1) throw new UsageError(`--batch-rows: expected a whole number of at least 1, got '${opts.batchRows}'`);
       checkEnd('<from>', from);
       checkEnd('<to>', to);
       if (from === to) throw new UsageError('<from> and <to> are the same database');
-      const summary = await copyDatabase(from, to);
+      const summary = await copyDatabase(from, to, { batchRows });
       process.stdout.write(formatTable(['table', 'rows'], summary.tables.map((t) => [t.table, t.rows]), isTty()));
       process.stdout.write(`copied ${summary.rows} rows from ${summary.from} to ${summary.to} in ${summary.seconds.toFixed(2)} s\n`);
     });

@@ -20,7 +20,7 @@ const openTarget = (to: string): Promise<CopyTarget> => (isPostgresUrl(to) ? pgT
  * (SQLite file or PostgreSQL URL either way). The source is read in one snapshot; the target must
  * be empty and is written in one transaction, so a failure leaves it as it was.
  */
-export async function copyDatabase(from: string, to: string, onTable?: (table: string, rows: number) => void): Promise<CopySummary> {
+export async function copyDatabase(from: string, to: string, opts: { batchRows?: number } = {}): Promise<CopySummary> {
   const started = performance.now();
   const layout = copyLayout();
   const source = await openSource(from);
@@ -37,12 +37,11 @@ export async function copyDatabase(from: string, to: string, onTable?: (table: s
     for (const table of layout) {
       current = table.name;
       let rows = 0;
-      for await (const batch of source.rows(table, target.batchRows(table))) {
+      for await (const batch of source.rows(table, Math.min(opts.batchRows ?? Infinity, target.batchRows(table)))) {
         await target.insert(table, batch);
         rows += batch.length;
       }
       tables.push({ table: table.name, rows });
-      onTable?.(table.name, rows);
     }
     current = '';
     await target.commit();
