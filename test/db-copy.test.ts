@@ -3,7 +3,7 @@
 // table by table and row by row; the target must be empty; a failure leaves nothing behind.
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   cluster = await startPostgres();
   admin = new pg.Client({ connectionString: cluster.url });
   await admin.connect();
-  for (const name of ['crawl', 'failed', 'fresh', 'forward']) await admin.query(`CREATE DATABASE ${name}`);
+  for (const name of ['crawl', 'failed', 'fresh', 'forward', 'broken']) await admin.query(`CREATE DATABASE ${name}`);
 
   web = await startFixtureWeb();
   const db = original;
@@ -214,6 +214,22 @@ describe('beebot db copy', () => {
     const noServer = await run(['db', 'copy', original, 'postgres://postgres@127.0.0.1:1/x']);
     expect(noServer.code).toBe(1);
     expect(noServer.stderr).toMatch(/^beebot: cannot connect to postgres:\/\/postgres@127\.0\.0\.1:1\/x: .*\n$/);
+  }, 60_000);
+
+  it('fails whole into SQLite too: a broken reference in the source leaves no file behind', async () => {
+    expect((await run(['db', 'copy', original, pgUrl('broken')])).code).toBe(0);
+    // PostgreSQL enforces the foreign keys; a superuser can switch their triggers off to break one
+    const c = new pg.Client({ connectionString: pgUrl('broken') });
+    await c.connect();
+    await c.query('ALTER TABLE fetches DISABLE TRIGGER ALL');
+    await c.query('UPDATE fetches SET page_id = 999999 WHERE seq = (SELECT max(seq) FROM fetches)');
+    await c.end();
+    const target = join(tmp.dir, 'broken.db');
+    const r = await run(['db', 'copy', pgUrl('broken'), target]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`beebot: copy to ${target} failed: the copy would break 1 reference (first in fetches); nothing was written\n`);
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(tmp.dir).filter((f) => f.includes('copying'))).toEqual([]);
   }, 60_000);
 
   it('copies a page found on a later page (found_on > id) to PostgreSQL and back unchanged', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { BeebotError } from '../../errors.js';
 import { dbError, openDb, type Db } from '../db.js';
 import type { CopyRow, CopySource, CopyTarget } from './endpoint.js';
@@ -41,24 +41,27 @@ export function sqliteSource(file: string): CopySource {
 
 /**
  * A new SQLite file as the target: refused if the file exists and is not empty (nothing is
- * written then). openDb creates the schema; the rows go in with foreign keys off inside one
- * transaction, checked by foreign_key_check before the commit. On failure the file is removed.
+ * written then). The copy is built in `<file>.copying-<pid>` next to it and renamed into place
+ * only after its commit, so a failed or killed copy never leaves a half-filled `<file>`. openDb
+ * creates the schema; the rows go in with foreign keys off inside one transaction, checked by
+ * foreign_key_check before the commit.
  */
 export function sqliteTarget(file: string): CopyTarget {
-  if (existsSync(file) && statSync(file).size > 0) {
-    throw new BeebotError(`${file} already exists; db copy writes only to a new file or an empty PostgreSQL database`);
-  }
+  const taken = () => existsSync(file) && statSync(file).size > 0;
+  const refuse = () => new BeebotError(`${file} already exists; db copy writes only to a new file or an empty PostgreSQL database`);
+  if (taken()) throw refuse();
+  const part = `${file}.copying-${process.pid}`;
   const remove = () => {
-    for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
+    for (const f of [part, `${part}-wal`, `${part}-shm`, `${part}-journal`]) rmSync(f, { force: true });
   };
   let db: Db;
   try {
-    db = openDb(file);
+    db = openDb(part);
     db.pragma('foreign_keys = OFF'); // only outside a transaction does this take effect
     db.exec('BEGIN');
   } catch (err) {
     remove();
-    throw err;
+    throw dbError(err, file);
   }
   const inserts = new Map<string, ReturnType<Db['prepare']>>();
   return {
@@ -79,15 +82,17 @@ export function sqliteTarget(file: string): CopyTarget {
     },
     async commit() {
       const broken = db.pragma('foreign_key_check') as { table: string }[];
-      if (broken.length) throw new BeebotError(`the copy would break ${broken.length} references (first in ${broken[0]!.table})`);
+      if (broken.length) throw new BeebotError(`the copy would break ${broken.length} reference${broken.length === 1 ? "" : "s"} (first in ${broken[0]!.table})`);
       db.exec('COMMIT');
       db.pragma('foreign_keys = ON');
-      db.close();
+      db.close(); // the last connection: its WAL is checkpointed into the file and removed
+      if (taken()) throw refuse(); // someone created it meanwhile
+      renameSync(part, file);
     },
     async abort() {
       try {
-        if (db.inTransaction) db.exec('ROLLBACK');
-        db.close();
+        if (db.open && db.inTransaction) db.exec('ROLLBACK');
+        if (db.open) db.close();
       } finally {
         remove();
       }
