@@ -82,7 +82,7 @@ export function sqliteTarget(file: string): CopyTarget {
     },
     async commit() {
       const broken = db.pragma('foreign_key_check') as { table: string }[];
-      if (broken.length) throw new BeebotError(`the copy would break ${broken.length} reference${broken.length === 1 ? "" : "s"} (first in ${broken[0]!.table})`);
+      if (broken.length) throw new BeebotError(`the copy would break ${broken.length} reference${broken.length === 1 ? '' : 's'} (first in ${broken[0]!.table})`);
       db.exec('COMMIT');
       db.pragma('foreign_keys = ON');
       db.close(); // the last connection: its WAL is checkpointed into the file and removed
