@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureSeeds } from '../fixtures/web.js';
+import { pgSchema } from '../src/store/pg/schema.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { startPostgres, type PgCluster } from './helpers/postgres.js';
 
@@ -120,6 +121,15 @@ describe('beebot db copy', () => {
     const total = Object.values(before).reduce((s, rows) => s + rows.length, 0);
     expect(timing).toMatch(new RegExp(`^copied ${total} rows from .*crawl\\.db to postgres://postgres@127\\.0\\.0\\.1:\\d+/crawl in \\d+\\.\\d\\d s$`));
     for (const [table, rows] of Object.entries(before)) expect(r.stdout, table).toMatch(new RegExp(`^${table}\\t${rows.length}$`, 'm'));
+
+    // the secondary indexes, built after the rows: every one of the layout is there
+    const c = new pg.Client({ connectionString: pgUrl('crawl') });
+    await c.connect();
+    const { rows: indexes } = await c.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`);
+    await c.end();
+    const declared = pgSchema.map((st) => /^CREATE (?:UNIQUE )?INDEX (\w+)/.exec(st)?.[1]).filter((n) => n !== undefined);
+    expect(declared.length).toBeGreaterThan(10);
+    expect(indexes.map((i) => i.indexname).filter((n) => declared.includes(n)).sort()).toEqual([...declared].sort());
 
     const counts = await pgCounts('crawl');
     expect(Object.keys(counts).sort()).toEqual(Object.keys(before).sort());

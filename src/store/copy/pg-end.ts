@@ -75,11 +75,17 @@ export async function pgSource(url: string): Promise<CopySource> {
 
 const param = (v: CopyValue): unknown => (typeof v === 'bigint' ? v.toString() : v);
 
+// The secondary indexes (CREATE INDEX: the GIN index on the page texts above all) are built once
+// after the rows are in, which is cheaper than keeping them up to date row by row; keys and
+// UNIQUE constraints are part of CREATE TABLE and hold from the first row.
+const indexesAfter = pgSchema.filter((s) => /^CREATE (UNIQUE )?INDEX/.test(s));
+const tablesFirst = pgSchema.filter((s) => !indexesAfter.includes(s));
+
 /**
  * An empty PostgreSQL database as the target: refused (nothing written) if any beebot table is
- * there already. One transaction creates the layout (pgSchema), inserts every row with its id in
- * multi-row INSERTs (as many rows as fit in 65535 parameters, at most 1000), moves every BIGSERIAL
- * sequence past the largest id, and commits: all or nothing.
+ * there already. One transaction creates the tables (pgSchema), inserts every row with its id in
+ * multi-row INSERTs (as many rows as fit in 65535 parameters, at most 1000), creates the indexes,
+ * moves every BIGSERIAL sequence past the largest id, and commits: all or nothing.
  *
  * Foreign keys are checked as rows arrive (they are not deferrable); the tables come in an order
  * where each points only at earlier ones. The one self-reference, pages.found_on, points at the
@@ -94,7 +100,7 @@ export async function pgTarget(url: string): Promise<CopyTarget> {
       throw new BeebotError(`${showUrl(url)} already has beebot tables (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}); db copy writes only into an empty database`);
     }
     await client.query('BEGIN');
-    for (const statement of pgSchema) await client.query(statement);
+    for (const statement of tablesFirst) await client.query(statement);
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     await client.end().catch(() => {});
@@ -149,6 +155,7 @@ export async function pgTarget(url: string): Promise<CopyTarget> {
     },
     async commit() {
       await setForward();
+      for (const statement of indexesAfter) await client.query(statement);
       await advanceSequences();
       await client.query('COMMIT');
       await client.end();
