@@ -119,7 +119,8 @@ export async function pgTarget(url: string): Promise<CopyTarget> {
   const advanceSequences = async () => {
     const { rows } = await client.query<{ table_name: string; column_name: string }>(
       `SELECT table_name, column_name FROM information_schema.columns
-        WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%' ORDER BY table_name`,
+        WHERE table_schema = current_schema() AND table_name = ANY($1) AND column_default LIKE 'nextval(%' ORDER BY table_name`,
+      [copyLayout().map((t) => t.name)], // the database may hold other tables: only ours
     );
     for (const { table_name: t, column_name: c } of rows) {
       // an empty table's sequence starts at 1; otherwise the next id is max + 1
