@@ -103,6 +103,38 @@ describe('page leases', () => {
     }
   });
 
+  it('8 concurrent workers claim, commit and release 1800 queued pages: each once, none left', async () => {
+    const site = await fillSite(2_000);
+    const clients = await Promise.all(Array.from({ length: 8 }, async () => {
+      const c = new pg.Client({ connectionString: cluster!.url });
+      await c.connect();
+      return c;
+    }));
+    try {
+      const started = performance.now();
+      const claimed = await Promise.all(clients.map(async (c, w) => {
+        const mine: number[] = [];
+        for (let page; (page = await claimPage(c, site.id, `c${w}`, 60_000)); ) {
+          await c.query(`UPDATE pages SET status = 'done' WHERE id = $1`, [page.id]);
+          expect(await release(c, page.id, `c${w}`)).toBe(true);
+          mine.push(page.id);
+        }
+        return mine;
+      }));
+      const seconds = (performance.now() - started) / 1000;
+      const all = claimed.flat();
+      console.log(`pg-claims: ${all.length} pages claimed, marked done and released by 8 clients in ${seconds.toFixed(3)} s = ${Math.round(all.length / seconds)} pages/s`);
+      expect(all.length).toBe(site.queued.length);
+      expect(new Set(all)).toEqual(new Set(site.queued));
+      const rank = frontierRank(site);
+      for (const mine of claimed) expectIncreasing(mine, rank);
+      const left = await pool.query<{ queued: number }>(`SELECT count(*)::int AS queued FROM pages WHERE site_id = $1 AND status = 'queued'`, [site.id]);
+      expect(left.rows[0]!.queued).toBe(0);
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+  });
+
   it('3 worker processes (claim, mark done, release) share a site: every page once, none twice', async () => {
     expect(existsSync(CLAIMS_JS), `${CLAIMS_JS} missing: run npm run build`).toBe(true);
     const site = await fillSite(300);
@@ -211,6 +243,43 @@ describe('page leases', () => {
     expect(back!.expiresAt).toBeGreaterThan(held.expiresAt);
     const { rows } = await pool.query<{ now: string }>(`SELECT (extract(epoch from clock_timestamp()) * 1000)::bigint AS now`);
     expect(Number(rows[0]!.now)).toBeGreaterThanOrEqual(held.expiresAt);
+  });
+
+  it('a page whose lease another worker is writing right now is skipped, not waited for', async () => {
+    const site = await fillSite(3);
+    const [first, second] = site.queued;
+    // another worker's lease on the first page, inserted but not yet committed: invisible to the
+    // claim's snapshot, but its foreign key holds a share lock on the page row until it commits,
+    // so SKIP LOCKED passes the page over instead of queueing behind that worker
+    const other = await pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`INSERT INTO page_leases (page_id, worker, expires_at) VALUES ($1, 'other', 9e15)`, [first]);
+      expect((await claimPage(pool, site.id, 'late', 60_000))?.id).toBe(second);
+      await other.query('COMMIT');
+    } finally {
+      other.release();
+    }
+    const { rows } = await pool.query<{ page_id: string; worker: string }>(`SELECT page_id, worker FROM page_leases WHERE page_id = ANY($1::bigint[]) ORDER BY worker`, [[first, second]]);
+    expect(rows).toEqual([{ page_id: String(second), worker: 'late' }, { page_id: String(first), worker: 'other' }]);
+  });
+
+  it('8 concurrent claimers taking over expired leases get each page once', async () => {
+    const site = await fillSite(200);
+    // every page was held by a worker that died: all leases expired at 1_000
+    await pool.query(`INSERT INTO page_leases (page_id, worker, expires_at) SELECT unnest($1::bigint[]), 'dead', 1000`, [site.queued]);
+    const claimed = await Promise.all(Array.from({ length: 8 }, async (_, w) => {
+      const mine: number[] = [];
+      for (let page; (page = await claimPage(pool, site.id, `t${w}`, 5_000, { now: 2_000 })); ) mine.push(page.id);
+      return mine;
+    }));
+    const all = claimed.flat();
+    expect(all.length).toBe(site.queued.length);
+    expect(new Set(all)).toEqual(new Set(site.queued));
+    const rank = frontierRank(site);
+    for (const mine of claimed) expectIncreasing(mine, rank);
+    const { rows } = await pool.query<{ dead: number }>(`SELECT count(*)::int AS dead FROM page_leases WHERE worker = 'dead'`);
+    expect(rows[0]!.dead).toBe(0);
   });
 
   it('respects maxLevel as the frontier does', async () => {

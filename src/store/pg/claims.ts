@@ -63,7 +63,9 @@ export interface ClaimOptions {
  * one is taking at that instant. The lease insert decides: ON CONFLICT locks the latest lease row
  * (whatever this statement's snapshot saw) and takes it over only if it has expired. So a claimer
  * that read the frontier just before another committed its lease gets no row back from `won` and
- * tries again, instead of holding the page twice.
+ * tries again, instead of holding the page twice. (While a lease insert is uncommitted, its foreign
+ * key holds a share lock on the page row, so SKIP LOCKED passes the page over; the window left is
+ * between this statement's snapshot and its row lock, and the insert's WHERE closes it.)
  */
 const CLAIM = `
   WITH pick AS (
