@@ -88,7 +88,8 @@ const CLAIM = `
  * Leases the next page of a site to `worker` for leaseMs, or null when the site has no queued page
  * free of a live lease (pages another claimer is taking at this instant are skipped, not waited
  * for). A worker killed with kill -9 loses nothing: its leases expire and the pages are claimable
- * again. Never returns a page whose lease another worker holds.
+ * again. Never returns a page whose lease another worker holds. Null means nothing is free now,
+ * not that the site is exhausted: a page another transaction has locked (or leased) may come back.
  */
 export async function claimPage(db: Queryable, siteId: number, worker: string, leaseMs: number, opts: ClaimOptions = {}): Promise<ClaimedPage | null> {
   for (;;) {
