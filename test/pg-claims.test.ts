@@ -65,14 +65,19 @@ function expectIncreasing(ids: number[], rank: Map<number, number>): void {
   for (let i = 1; i < ranks.length; i++) expect(ranks[i]!).toBeGreaterThan(ranks[i - 1]!);
 }
 
+/** n separate connections to the cluster: n concurrent workers. */
+function connectClients(n: number): Promise<pg.Client[]> {
+  return Promise.all(Array.from({ length: n }, async () => {
+    const c = new pg.Client({ connectionString: cluster!.url });
+    await c.connect();
+    return c;
+  }));
+}
+
 describe('page leases', () => {
   it('8 concurrent claimers take every queued page exactly once, each in frontier order', async () => {
     const site = await fillSite(400);
-    const clients = await Promise.all(Array.from({ length: 8 }, async () => {
-      const c = new pg.Client({ connectionString: cluster!.url });
-      await c.connect();
-      return c;
-    }));
+    const clients = await connectClients(8);
     try {
       const started = performance.now();
       const claimed = await Promise.all(clients.map(async (c, w) => {
@@ -105,11 +110,7 @@ describe('page leases', () => {
 
   it('8 concurrent workers claim, commit and release 1800 queued pages: each once, none left', async () => {
     const site = await fillSite(2_000);
-    const clients = await Promise.all(Array.from({ length: 8 }, async () => {
-      const c = new pg.Client({ connectionString: cluster!.url });
-      await c.connect();
-      return c;
-    }));
+    const clients = await connectClients(8);
     try {
       const started = performance.now();
       const claimed = await Promise.all(clients.map(async (c, w) => {

@@ -1,9 +1,9 @@
 // Issue 14: link history on re-read (new, gone, back again) and `beebot refresh` resuming a stopped
 // iteration, with the real CLI, a real database and a loopback site honouring conditional requests.
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { beebot, tempDir } from './helpers/cli.js';
+import { rows } from './helpers/read-db.js';
 import { conditionalSite, type Page } from './helpers/conditional-site.js';
 
 const T0 = new Date('2026-01-01T00:00:00Z');
@@ -18,14 +18,6 @@ function site(): Map<string, Page> {
   ]);
 }
 
-function rows<T>(db: string, sql: string, ...args: unknown[]): T[] {
-  const d = new Database(db, { readonly: true });
-  try {
-    return d.prepare(sql).all(...args) as T[];
-  } finally {
-    d.close();
-  }
-}
 
 describe('beebot refresh', () => {
   let tmp: ReturnType<typeof tempDir>;

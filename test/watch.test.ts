@@ -1,7 +1,6 @@
 // Issue 15: `beebot watch` with the real CLI against the changing web, whose virtual clock the
 // test moves to publish hub items; and the watcher core on a virtual clock shared with the web,
 // for 8 days of history, the learned schedule's bounds and `watch model`.
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChangingWeb, type ChangingWeb } from '../fixtures/changing-web/model.js';
@@ -15,6 +14,7 @@ import { MIN_HISTORY } from '../src/watch/model.js';
 import { learnedRate, runWatch } from '../src/watch/watcher.js';
 import { shownTimes } from '../src/watch/hub-times.js';
 import { beebot, tempDir } from './helpers/cli.js';
+import { rows } from './helpers/read-db.js';
 
 /** Monday 5 January 2026, 09:00 UTC: office hours, hubs publish. */
 const START = Date.UTC(2026, 0, 5, 9);
@@ -22,14 +22,6 @@ const M = 60_000;
 const H = 60 * M;
 const MIX = { static: 0.2, edited: 0.1, list: 0, hub: 0.7 };
 
-function rows<T>(db: string, sql: string, ...args: unknown[]): T[] {
-  const d = new Database(db, { readonly: true });
-  try {
-    return d.prepare(sql).all(...args) as T[];
-  } finally {
-    d.close();
-  }
-}
 
 const jsonLines = (out: string) => out.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
 const errLines = (err: string) => err.trim().split('\n').filter((l) => l !== '' && !l.startsWith('(run with'));
