@@ -11,7 +11,7 @@ import { fixtureSeeds } from '../fixtures/web.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin', 'beebot.js');
 const dir = join(root, 'demo');
-const db = join(dir, 'demo.db');
+const db = process.env.BEEBOT_DB ?? join(dir, 'demo.db'); // BEEBOT_DB=postgres://… runs the demo on PostgreSQL
 
 function beebot(...args: string[]): Promise<void> {
   console.log(`\n$ beebot ${args.map((a) => (/[\s"]/.test(a) ? JSON.stringify(a) : a)).join(' ')}`);

@@ -17,7 +17,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
+import { openDb } from '../src/store/db.js';
 import { compare } from '../src/bandit/compare.js';
 import { oracleCurve } from '../src/bandit/oracle.js';
 import { DEFAULTS } from '../src/bandit/registry.js';
@@ -138,7 +138,7 @@ try {
     const out = resolve(rest[0] ?? committedTrace);
     // Round-robin to exhaustion: every site's whole breadth-first sequence, whatever the policy.
     const s = await crawlReplay(db, ['--policy', 'round-robin', '--concurrency', '4', '--budget', 'none']);
-    const d = new Database(db, { readonly: true });
+    const d = openDb(db, { readonly: true });
     const t = readTrace(d);
     d.close();
     const sites = t.sites.map(({ name, group, urls, hosts, pairs, levels, statuses, http }) => ({ name, group, urls, hosts, pairs, levels, statuses, http }));
@@ -151,7 +151,7 @@ try {
     const budget = Number(arg('--budget', '2000'));
     const trace = arg('--trace', committedTrace);
     const s = await crawlReplay(db, ['--concurrency', '1', '--budget', String(budget)]);
-    const d = new Database(db, { readonly: true });
+    const d = openDb(db, { readonly: true });
     const live = d.prepare('SELECT sum(reward_urls) FROM fetches').pluck().get() as number;
     const distinct = d.prepare('SELECT count(DISTINCT key) FROM external_links').pluck().get() as number;
     d.close();
@@ -175,7 +175,7 @@ try {
         const curve = oracleCurve(seqs, Math.max(...Ns));
         const setDb = join(dir, `${order}-${name}.db`);
         await crawlReplay(setDb, ['--order', order, '--concurrency', '1', '--budget', String(Math.max(...Ns))], groups);
-        const d = new Database(setDb, { readonly: true });
+        const d = openDb(setDb, { readonly: true });
         const got = d.prepare('SELECT reward_urls FROM fetches ORDER BY seq').pluck().all() as number[];
         d.close();
         for (const N of Ns) {
@@ -202,7 +202,7 @@ try {
       for (const order of orders) {
         const setDb = join(dir, `focus-${ti}-${order}.db`);
         await crawlReplay(setDb, ['--order', order, '--focus', topic, '--policy', 'round-robin', '--concurrency', '1', '--budget', String(budget)]);
-        const d = new Database(setDb, { readonly: true });
+        const d = openDb(setDb, { readonly: true });
         const urls = d.prepare('SELECT coalesce(f.final_url, p.url) FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq').pluck().all() as string[];
         d.close();
         const seen = new Set<string>();

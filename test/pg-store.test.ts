@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../src/store/db.js';
+import { openDb, sqliteOf } from '../src/store/db.js';
 import { fingerprint } from '../src/store/fingerprint.js';
 import { PG_SCHEMA_VERSION, pgSchema } from '../src/store/pg/schema.js';
 import { migrations } from '../src/store/schema.js';
@@ -19,7 +19,7 @@ let client: pg.Client;
 let sqlite: Database.Database;
 
 beforeAll(async () => {
-  sqlite = openDb(join(tmp.dir, 'layout.db'));
+  sqlite = sqliteOf(openDb(join(tmp.dir, 'layout.db')));
   cluster = await startPostgres();
   client = new pg.Client({ connectionString: cluster.url });
   await client.connect();

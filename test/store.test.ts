@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PullWriter, type PullResult } from '../src/store/commit.js';
-import { openDb } from '../src/store/db.js';
+import { openDb, sqliteOf } from '../src/store/db.js';
 import { fingerprint } from '../src/store/fingerprint.js';
 import { GroupCommit } from '../src/store/group-commit.js';
 import { migrations } from '../src/store/schema.js';
@@ -59,7 +59,8 @@ describe('schema 4 upgrade', () => {
     `);
     old.close();
 
-    const d = openDb(file);
+    const store = openDb(file);
+    const d = sqliteOf(store);
     try {
       expect(d.pragma('user_version', { simple: true })).toBe(migrations.length);
       expect(d.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -75,7 +76,7 @@ describe('schema 4 upgrade', () => {
         expect(d.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), table).toBe(1);
       }
       // the upgraded seen-set is the crawl's: a known link is not stored twice, a new one is
-      const w = new PullWriter(d);
+      const w = new PullWriter(store);
       w.commit(pullOf(3, 'https://a.example/c', ['https://a.example/', 'https://a.example/c', 'https://a.example/d']));
       w.group.flush();
       // schema 5 spells every key with http: (one page under both schemes)

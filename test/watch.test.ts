@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChangingWeb, type ChangingWeb } from '../fixtures/changing-web/model.js';
 import { startChangingWeb, type ChangingWebServer } from '../fixtures/changing-web/server.js';
-import { openDb } from '../src/store/db.js';
+import { openDb, sqliteOf } from '../src/store/db.js';
 import { readSettings, type Settings } from '../src/store/settings.js';
 import { WatchStore } from '../src/store/watch.js';
 import { VirtualClock } from '../src/time/clock.js';
@@ -277,7 +277,7 @@ describe('watcher core on a virtual clock shared with the web', () => {
   it('learned: every next check within [min, max]; longer waits at night than in office hours', async () => {
     const file = join(tmp.dir, 'learned.db');
     const d0 = openDb(env.db);
-    await d0.backup(file);
+    await sqliteOf(d0).backup(file);
     d0.close();
     const d = openDb(file);
     const c = new VirtualClock(clock.now());

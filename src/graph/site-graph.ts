@@ -1,6 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import { siteIdentity, type Scope } from '../crawl/scope.js';
-import type { Db } from '../store/db.js';
+import { sqliteOf, type Db } from '../store/db.js';
 import { readSettings } from '../store/settings.js';
 import { listSites, type Site } from '../store/sites.js';
 import { hostDomain, registerUrlFunctions, urlHost } from '../store/url-functions.js';
@@ -61,7 +61,7 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
   const siteNode = new Map(sites.map((s) => [identity(s, scope), s]));
   const nodeOf = nodeFunction(new Set(siteNode.keys()), scope, level);
   registerUrlFunctions(db);
-  db.function('beebot_node', { deterministic: true }, (url: unknown) => (typeof url === 'string' ? nodeOf(url) : null));
+  sqliteOf(db).function('beebot_node', { deterministic: true }, (url: unknown) => (typeof url === 'string' ? nodeOf(url) : null));
 
   return {
     level,

@@ -1,7 +1,6 @@
 import type { Rewards } from '../bandit/reward.js';
 import type { HeaderFacts } from '../crawl/http.js';
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.js';
+import type { Db, Statement } from './db.js';
 import type { FrontierPage } from './frontier.js';
 import { fingerprint } from './fingerprint.js';
 import { GroupCommit } from './group-commit.js';

@@ -1,17 +1,34 @@
 import Database from 'better-sqlite3';
 import { BeebotError } from '../errors.js';
+import type { Db } from './db-types.js';
 import { fingerprint } from './fingerprint.js';
+import { isPgUrl, openPg } from './pg/open.js';
 import { migrations } from './schema.js';
 import { urlHost } from './url-functions.js';
 
-export type Db = Database.Database;
+export type { Db, Statement, RunResult } from './db-types.js';
+export { dialect } from './db-types.js';
 
 /**
- * Open (creating if needed) a beebot database. WAL lets `status`/`export` read while a crawl
- * writes; synchronous=NORMAL keeps every committed page across a killed process.
+ * Open (creating if needed) a beebot database: a SQLite file, or a PostgreSQL database given as
+ * postgres://user@host:port/dbname (src/store/pg/open.ts).
  */
-export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
-  let db: Db;
+export function openDb(target: string, opts: { readonly?: boolean } = {}): Db {
+  return isPgUrl(target) ? openPg(target, opts) : openSqlite(target, opts);
+}
+
+/** The better-sqlite3 handle behind a SQLite store, for what only SQLite has (pragmas, JS functions). */
+export function sqliteOf(db: Db): Database.Database {
+  if (db.kind !== 'sqlite') throw new Error('a SQLite-only operation was called on a PostgreSQL store');
+  return db as unknown as Database.Database;
+}
+
+/**
+ * WAL lets `status`/`export` read while a crawl writes; synchronous=NORMAL keeps every committed
+ * page across a killed process.
+ */
+function openSqlite(file: string, opts: { readonly?: boolean }): Db {
+  let db: Database.Database;
   try {
     db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
     // A crawl commits a group of pages every 200 ms; another writer (links delete, seeds add) can
@@ -35,10 +52,11 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
   } catch (err) {
     throw dbError(err, file);
   }
-  return db;
+  // better-sqlite3's Database is the SQLite implementation of Db as it is: only its kind is added.
+  return Object.assign(db, { kind: 'sqlite' as const }) as unknown as Db;
 }
 
-function migrate(db: Db, file: string): void {
+function migrate(db: Database.Database, file: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > migrations.length) {
     throw new BeebotError(`${file} was written by a newer beebot (schema ${version}); upgrade beebot`);

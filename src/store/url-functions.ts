@@ -1,5 +1,5 @@
 import { getDomain } from 'tldts';
-import type { Db } from './db.js';
+import { sqliteOf, type Db } from './db.js';
 
 // Stored URLs are WHATWG-serialized (lowercase punycode host), so a regex finds the host at a
 // fraction of the cost of `new URL` — it runs once per row over tables of millions of links.
@@ -26,7 +26,8 @@ export function hostMatches(host: string | null, want: string): boolean {
  * stream (nothing collected in JavaScript). Case-insensitive matching is done here too: SQLite's
  * own LIKE and lower() only fold ASCII, and anchor texts are often Cyrillic.
  */
-export function registerUrlFunctions(db: Db): void {
+export function registerUrlFunctions(store: Db): void {
+  const db = sqliteOf(store);
   const det = { deterministic: true };
   db.function('beebot_host', det, (url: unknown) => (typeof url === 'string' ? urlHost(url) : null));
   db.function('beebot_domain', det, (url: unknown) => {

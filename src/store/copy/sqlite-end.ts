@@ -1,6 +1,7 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { BeebotError } from '../../errors.js';
-import { dbError, openDb, type Db } from '../db.js';
+import type Database from 'better-sqlite3';
+import { dbError, openDb, sqliteOf } from '../db.js';
 import type { CopyRow, CopySource, CopyTarget } from './endpoint.js';
 import { quote, sqliteColumn, type CopyTable } from './layout.js';
 
@@ -54,16 +55,16 @@ export function sqliteTarget(file: string): CopyTarget {
   const remove = () => {
     for (const f of [part, `${part}-wal`, `${part}-shm`, `${part}-journal`]) rmSync(f, { force: true });
   };
-  let db: Db;
+  let db: Database.Database;
   try {
-    db = openDb(part);
+    db = sqliteOf(openDb(part));
     db.pragma('foreign_keys = OFF'); // only outside a transaction does this take effect
     db.exec('BEGIN');
   } catch (err) {
     remove();
     throw dbError(err, file);
   }
-  const inserts = new Map<string, ReturnType<Db['prepare']>>();
+  const inserts = new Map<string, Database.Statement>();
   return {
     name: file,
     batchRows: () => 1000,

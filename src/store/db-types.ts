@@ -1,0 +1,41 @@
+/**
+ * The store's one interface, implemented twice: by better-sqlite3's Database itself (SQLite, the
+ * default: a file, nothing to install) and by PgDb (src/store/pg/connection.ts: PostgreSQL, one
+ * crawl shared by many workers). It is the part of better-sqlite3's synchronous API the store
+ * uses, so the SQLite side costs nothing extra. SQL that differs between the two is written side
+ * by side where it is used, chosen by `kind`.
+ */
+export interface RunResult {
+  changes: number;
+  /** SQLite: the rowid inserted. PostgreSQL: the first column of a RETURNING clause (write one). */
+  lastInsertRowid: number | bigint;
+}
+
+export interface Statement {
+  run(...params: unknown[]): RunResult;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+  /** rows as their first column's value */
+  pluck(on?: boolean): this;
+  /** rows as arrays */
+  raw(on?: boolean): this;
+  /** 64-bit integers as BigInt */
+  safeIntegers(on?: boolean): this;
+}
+
+export interface Db {
+  readonly kind: 'sqlite' | 'pg';
+  /** the file, or the PostgreSQL URL without its password */
+  readonly name: string;
+  readonly inTransaction: boolean;
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
+  transaction<F extends (...args: never[]) => unknown>(fn: F): F & { immediate: F; deferred: F; exclusive: F };
+  close(): void;
+}
+
+/** Pick the SQL of this store: `sql(db, {sqlite: …, pg: …})`. */
+export function dialect<T>(db: Db, variants: { sqlite: T; pg: T }): T {
+  return variants[db.kind];
+}

@@ -1,0 +1,263 @@
+import { createRequire } from 'node:module';
+import { BeebotError } from '../../errors.js';
+import type { Db, RunResult, Statement } from '../db-types.js';
+import { toPositional } from './placeholders.js';
+
+/**
+ * The PostgreSQL side of the store's one interface (db-types.ts), over libpq's synchronous calls
+ * (the `libpq` binding that node-postgres's native mode is built on). Synchronous on purpose: the
+ * store, the crawl and every command are written against better-sqlite3's synchronous API, which
+ * keeps SQLite at full speed (no promise per query on the per-link path); a loopback round trip
+ * here is about 0.05–0.1 ms, and a page's writes go in one transaction of a group commit.
+ */
+
+interface PQ {
+  connectSync(url: string): void;
+  errorMessage(): string;
+  exec(sql: string): void;
+  execParams(sql: string, params: (string | null)[]): void;
+  prepare(name: string, sql: string, n: number): void;
+  execPrepared(name: string, params: (string | null)[]): void;
+  resultStatus(): string;
+  resultErrorMessage(): string;
+  resultErrorFields(): { sqlState?: string; messagePrimary?: string } | null;
+  ntuples(): number;
+  nfields(): number;
+  fname(i: number): string;
+  ftype(i: number): number;
+  getvalue(row: number, col: number): string;
+  getisnull(row: number, col: number): boolean;
+  cmdTuples(): string;
+  transactionStatus(): string;
+  finish(): void;
+}
+
+let PQClass: (new () => PQ) | undefined;
+function loadLibpq(): new () => PQ {
+  if (!PQClass) {
+    try {
+      PQClass = createRequire(import.meta.url)('libpq') as new () => PQ;
+    } catch {
+      throw new BeebotError('PostgreSQL support needs the libpq binding: install libpq-dev (apt install libpq-dev), then run npm rebuild libpq');
+    }
+  }
+  return PQClass;
+}
+
+/** A PostgreSQL error with its SQLSTATE (e.g. 23505 unique violation, 40P01 deadlock). */
+export class PgError extends Error {
+  constructor(message: string, readonly code: string) {
+    super(message);
+    this.name = 'PgError';
+  }
+}
+
+type Value = unknown;
+
+/** SQLite binds numbers, strings, bigints, buffers and null: the same values go to PostgreSQL as text. */
+function param(v: Value): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (Buffer.isBuffer(v)) return '\\x' + v.toString('hex');
+  throw new TypeError(`cannot bind a ${typeof v} to a PostgreSQL parameter`);
+}
+
+const INT8 = 20, INT2 = 21, INT4 = 23, OID = 26, FLOAT4 = 700, FLOAT8 = 701, NUMERIC = 1700, BOOL = 16, BYTEA = 17;
+
+/** Values as better-sqlite3 gives them: integers and floats as numbers, booleans as 1/0. */
+function parser(type: number, big: boolean): (s: string) => unknown {
+  switch (type) {
+    case INT8:
+      return big ? (s) => BigInt(s) : Number;
+    case INT2: case INT4: case OID: case FLOAT4: case FLOAT8: case NUMERIC:
+      return big && type !== FLOAT4 && type !== FLOAT8 && type !== NUMERIC ? (s) => BigInt(s) : Number;
+    case BOOL:
+      return (s) => (s === 't' ? 1 : 0);
+    case BYTEA:
+      return (s) => Buffer.from(s.slice(2), 'hex');
+    default:
+      return (s) => s;
+  }
+}
+
+export class PgDb implements Db {
+  readonly kind = 'pg' as const;
+  private pq: PQ;
+  private prepared = new Map<string, string>(); // positional SQL → server-side statement name
+  private depth = 0;
+  private open = true;
+
+  constructor(readonly name: string, url: string) {
+    const PQ = loadLibpq();
+    this.pq = new PQ();
+    try {
+      this.pq.connectSync(url);
+    } catch {
+      const why = this.pq.errorMessage().trim().split('\n')[0] || 'connection failed';
+      this.pq.finish();
+      throw new BeebotError(`cannot connect to PostgreSQL at ${name}: ${why}`);
+    }
+    this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  prepare(sql: string): Statement {
+    return new PgStatement(this, toPositional(sql));
+  }
+
+  exec(sql: string): void {
+    this.pq.exec(sql);
+    this.check();
+  }
+
+  /** Runs `sql` with `params`; the statement is prepared on the server once per connection. */
+  query(sql: string, params: (string | null)[]): PQ {
+    let name = this.prepared.get(sql);
+    if (name === undefined) {
+      name = `b${this.prepared.size + 1}`;
+      this.pq.prepare(name, sql, params.length);
+      this.check(sql);
+      this.prepared.set(sql, name);
+    }
+    this.pq.execPrepared(name, params);
+    this.check(sql);
+    return this.pq;
+  }
+
+  /** Rows the last INSERT/UPDATE/DELETE touched (SQLite's `changes`). */
+  affected(): number {
+    return Number(this.pq.cmdTuples()) || 0;
+  }
+
+  private check(sql?: string): void {
+    const status = this.pq.resultStatus();
+    if (status === 'PGRES_FATAL_ERROR' || status === 'PGRES_BAD_RESPONSE' || status === 'PGRES_NONFATAL_ERROR') {
+      const fields = this.pq.resultErrorFields();
+      const msg = fields?.messagePrimary ?? (this.pq.resultErrorMessage().trim() || this.pq.errorMessage().trim());
+      throw new PgError(sql ? `${msg} (in: ${sql.replace(/\s+/g, ' ').slice(0, 200)})` : msg, fields?.sqlState ?? '');
+    }
+  }
+
+  /**
+   * better-sqlite3's transaction(): the returned function runs fn in BEGIN … COMMIT (ROLLBACK on
+   * a throw), nested calls in a savepoint. `.immediate` is the same: PostgreSQL's row locks
+   * replace SQLite's database-wide write lock.
+   */
+  transaction<F extends (...args: never[]) => unknown>(fn: F): F & { immediate: F; deferred: F; exclusive: F } {
+    const run = ((...args: never[]) => {
+      const outer = this.depth === 0;
+      const savepoint = `sp${this.depth}`;
+      this.exec(outer ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+      this.depth++;
+      try {
+        const out = fn(...args);
+        this.depth--;
+        this.exec(outer ? 'COMMIT' : `RELEASE SAVEPOINT ${savepoint}`);
+        return out;
+      } catch (err) {
+        this.depth--;
+        try {
+          this.exec(outer ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${savepoint}`);
+        } catch {
+          /* the connection is gone: the server rolls back on its own */
+        }
+        throw err;
+      }
+    }) as F;
+    return Object.assign(run, { immediate: run, deferred: run, exclusive: run });
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.pq.finish();
+  }
+}
+
+class PgStatement implements Statement {
+  private mode: 'object' | 'raw' | 'pluck' = 'object';
+  private big = false;
+
+  constructor(private db: PgDb, private sql: { text: string; names: string[] | null; count: number }) {}
+
+  pluck(on = true): this {
+    this.mode = on ? 'pluck' : 'object';
+    return this;
+  }
+
+  raw(on = true): this {
+    this.mode = on ? 'raw' : 'object';
+    return this;
+  }
+
+  safeIntegers(on = true): this {
+    this.big = on;
+    return this;
+  }
+
+  private bind(args: Value[]): (string | null)[] {
+    const { names, count } = this.sql;
+    if (names) {
+      const obj = (args[0] ?? {}) as Record<string, Value>;
+      return names.map((n) => {
+        if (!(n in obj)) throw new RangeError(`missing named parameter "${n}"`);
+        return param(obj[n]);
+      });
+    }
+    const flat = args.length === 1 && Array.isArray(args[0]) ? (args[0] as Value[]) : args;
+    if (flat.length !== count) throw new RangeError(`too ${flat.length < count ? 'few' : 'many'} parameter values were provided`);
+    return flat.map(param);
+  }
+
+  private rows(args: Value[]): unknown[] {
+    const pq = this.db.query(this.sql.text, this.bind(args));
+    const n = pq.ntuples();
+    const f = pq.nfields();
+    const parse = Array.from({ length: f }, (_, j) => parser(pq.ftype(j), this.big));
+    const value = (i: number, j: number) => (pq.getisnull(i, j) ? null : parse[j]!(pq.getvalue(i, j)));
+    const out = new Array<unknown>(n);
+    if (this.mode === 'pluck') {
+      for (let i = 0; i < n; i++) out[i] = value(i, 0);
+    } else if (this.mode === 'raw') {
+      for (let i = 0; i < n; i++) {
+        const row = new Array<unknown>(f);
+        for (let j = 0; j < f; j++) row[j] = value(i, j);
+        out[i] = row;
+      }
+    } else {
+      const names = Array.from({ length: f }, (_, j) => pq.fname(j));
+      for (let i = 0; i < n; i++) {
+        const row: Record<string, unknown> = {};
+        for (let j = 0; j < f; j++) row[names[j]!] = value(i, j);
+        out[i] = row;
+      }
+    }
+    return out;
+  }
+
+  run(...args: Value[]): RunResult {
+    const rows = this.rows(args);
+    const changes = this.db.affected();
+    // RETURNING id: the id of the row written, as SQLite's lastInsertRowid
+    const first = rows[0];
+    const id = first === undefined ? 0 : this.mode === 'object' ? Object.values(first as object)[0] : this.mode === 'raw' ? (first as unknown[])[0] : first;
+    return { changes, lastInsertRowid: typeof id === 'number' || typeof id === 'bigint' ? id : 0 };
+  }
+
+  get(...args: Value[]): unknown {
+    return this.rows(args)[0];
+  }
+
+  all(...args: Value[]): unknown[] {
+    return this.rows(args);
+  }
+
+  iterate(...args: Value[]): IterableIterator<unknown> {
+    return this.rows(args)[Symbol.iterator]();
+  }
+}
