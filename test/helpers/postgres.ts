@@ -149,3 +149,18 @@ function failure(err: unknown): string {
   const e = err as { message?: string; stderr?: string };
   return (e.stderr?.trim() || e.message || String(err)).split('\n').slice(0, 5).join('\n');
 }
+
+let databases = 0;
+/** A new empty database in the cluster; its URL (postgres://…/beebot_N). */
+export async function createDatabase(cluster: PgCluster): Promise<string> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: cluster.url });
+  await client.connect();
+  try {
+    const name = `beebot_${process.pid}_${++databases}`;
+    await client.query(`CREATE DATABASE ${name}`);
+    return cluster.url.replace(/\/[^/]*$/, `/${name}`);
+  } finally {
+    await client.end();
+  }
+}
