@@ -1,3 +1,4 @@
+import { isPgUrl } from '../store/pg/open.js';
 import { ORDERS } from '../order/priority.js';
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
@@ -80,8 +81,9 @@ export function crawlCommand(): Command {
       const runValues = check(run);
       const savedValues = check(saved);
 
-      // One crawl per database at a time: a second one would fetch the same pages.
-      const release = holdCrawlLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
+      // SQLite: one crawl per database at a time, a second one would fetch the same pages.
+      // PostgreSQL: every crawl started on the database is a worker of the same crawl (claims.ts).
+      const release = isPgUrl(dbPath(cmd)) ? () => {} : holdCrawlLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
       try {
         await withDb(cmd, async (db) => {
           for (const [k, v] of savedValues) writeSetting(db, k as keyof Settings, v);

@@ -9,6 +9,13 @@ import type { PageText } from '../crawl/page-text.js';
 import type { PagePrint } from '../crawl/page-fingerprint.js';
 import { TextIndexWriter } from './text-index.js';
 
+/** PostgreSQL types of the named parameters the link inserts bind in a SELECT list. */
+const PARAM_TYPES: Record<string, string> = {
+  site: 'bigint', page: 'bigint', key: 'text', dir: 'bigint', fp: 'bigint', url: 'text', level: 'bigint', on: 'bigint', at: 'text',
+  priority: 'float8', anchor: 'text', cues: 'text', cash: 'float8', inherit: 'float8', dist: 'float8', inlinks: 'bigint',
+  status: 'text', note: 'text', host: 'text', rel: 'text', tag: 'text', reason: 'text',
+};
+
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
 /** A page a refresh found answering 404 or 410 (src/crawl/refresh.ts). */
 export const GONE = 'gone';
@@ -156,11 +163,21 @@ export class PullWriter {
   readonly group: GroupCommit;
 
   constructor(private db: Db, opts: PullWriterOptions = {}) {
-    this.group = opts.group ?? new GroupCommit(db);
+    // PostgreSQL: a transaction per page. Other workers wait on the rows a group holds (the
+    // site's statistics, new pages), and a commit there costs a round trip, not an fsync per group.
+    this.group = opts.group ?? new GroupCommit(db, db.kind === 'pg' ? 1 : 64);
     this.maxQueryVariants = opts.maxQueryVariants ?? Infinity;
     // A deleted link leaves a tombstone (site, kind, key): the crawl skips those links, so deleted
     // junk stays deleted across resumes. Whether any tombstone exists is asked on every commit,
     // so deletions made while this crawl runs take effect at once.
+    const pg = db.kind === 'pg';
+    // PostgreSQL: parameters in a SELECT list need their types, and a page another worker inserted
+    // first is no error (pages_identity, claims.ts): the row is simply not inserted. SQLite: this
+    // writer is the only one, and a unique page is its seen-set's business.
+    const select = (names: string[]) => names.map((n) => (pg ? `@${n}::${PARAM_TYPES[n]}` : `@${n}`)).join(', ');
+    const orIgnore = pg ? 'INSERT' : 'INSERT OR IGNORE';
+    const newPage = pg ? ' ON CONFLICT DO NOTHING RETURNING id' : '';
+    const ignored = pg ? ' ON CONFLICT DO NOTHING' : '';
     const links = (guard: boolean) => {
       const notDeleted = (kind: string) =>
         guard ? `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)` : 'WHERE true';
@@ -168,26 +185,31 @@ export class PullWriter {
         insertPage: insertPage(notDeleted('internal')),
         insertOrdered: db.prepare(
           `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at, priority, anchor, cues, cash, inherit, dist, inlinks)
-           SELECT @site, @key, @dir, @fp, @url, @level, @on, @at, @priority, @anchor, @cues, @cash, @inherit, @dist, @inlinks ${notDeleted('internal')}`,
+           SELECT ${select(['site', 'key', 'dir', 'fp', 'url', 'level', 'on', 'at', 'priority', 'anchor', 'cues', 'cash', 'inherit', 'dist', 'inlinks'])} ${notDeleted('internal')}${newPage}`,
         ),
         heldPage: db.prepare(
           `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at, status, note)
-           SELECT @site, @key, @dir, @fp, @url, @level, @on, @at, @status, @note ${notDeleted('internal')}`,
+           SELECT ${select(['site', 'key', 'dir', 'fp', 'url', 'level', 'on', 'at', 'status', 'note'])} ${notDeleted('internal')}${newPage}`,
         ),
         external: db.prepare(
-          `INSERT OR IGNORE INTO external_links (site_id, page_id, key, url, host, level, anchor, rel, tag, found_at)
-           SELECT @site, @page, @key, @url, @host, @level, @anchor, @rel, @tag, @at ${notDeleted('external')}`,
+          `${orIgnore} INTO external_links (site_id, page_id, key, url, host, level, anchor, rel, tag, found_at)
+           SELECT ${select(['site', 'page', 'key', 'url', 'host', 'level', 'anchor', 'rel', 'tag', 'at'])} ${notDeleted('external')}${ignored}`,
         ),
         bad: db.prepare(
-          `INSERT OR IGNORE INTO bad_links (site_id, page_id, raw, reason, found_at)
-           SELECT @site, @page, @key, @reason, @at ${notDeleted('bad')}`,
+          `${orIgnore} INTO bad_links (site_id, page_id, raw, reason, found_at)
+           SELECT ${select(['site', 'page', 'key', 'reason', 'at'])} ${notDeleted('bad')}${ignored}`,
         ),
       };
     };
     const insertPage = (guard: string) =>
       db.prepare(
-        `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at) SELECT @site, @key, @dir, @fp, @url, @level, @on, @at ${guard}`,
+        `INSERT INTO pages (site_id, key, dir, fp, url, level, found_on, found_at) SELECT ${select(['site', 'key', 'dir', 'fp', 'url', 'level', 'on', 'at'])} ${guard}${newPage}`,
       );
+    const least = pg ? 'least' : 'min';
+    const greatest = pg ? 'greatest' : 'max';
+    // the keys a refresh found on a page, as one JSON array parameter
+    const jsonKeys = pg ? `SELECT json_array_elements_text(?::json)` : `SELECT value FROM json_each(?)`;
+    const jsonIds = pg ? `SELECT json_array_elements_text(?::json)::bigint` : `SELECT value FROM json_each(?)`;
     this.s = {
       // The page a pulled URL redirected to is stored whatever: its content was fetched.
       insertPage: insertPage('WHERE true'),
@@ -198,12 +220,12 @@ export class PullWriter {
       // pages_seen covers it (the id is the rowid): [id, level] without reading the table.
       seen: db.prepare(`SELECT id, level FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`).raw(),
       // The link graph (schema 7): each (page, page) pair once; the first link's anchor text.
-      edge: db.prepare(`INSERT OR IGNORE INTO edges (src, dst, anchor) VALUES (?, ?, ?)`),
+      edge: db.prepare(`${orIgnore} INTO edges (src, dst, anchor) VALUES (?, ?, ?)${ignored}`),
       // A link found again nearer the start page moves its queued page up (lowest level wins).
       raise: db.prepare(`UPDATE pages SET level = @level, found_on = @on WHERE site_id = @site AND dir = @dir AND fp = @fp AND status = 'queued' AND level > @level`),
       // Every stored key of the path with some query string; pages_query (partial) answers it.
       queryVariants: db
-        .prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND instr(key, '?') > 0 AND key > ? AND key < ?`)
+        .prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND ${pg ? 'strpos' : 'instr'}(key, '?') > 0 AND key > ? AND key < ?`)
         .pluck(),
       skip: db.prepare(`UPDATE pages SET status = ?, note = ? WHERE id = ?`),
       // Ordered crawls: a queued page's state, and what a newly fetched page linking to it changes.
@@ -213,7 +235,7 @@ export class PullWriter {
       ),
       updateOrdered: db.prepare(
         `UPDATE pages SET cash = @cash, inherit = @inherit, dist = @dist, inlinks = @inlinks, priority = @priority,
-           found_on = CASE WHEN level > @level THEN @on ELSE found_on END, level = min(level, @level) WHERE id = @id`,
+           found_on = CASE WHEN level > @level THEN @on ELSE found_on END, level = ${least}(level, @level) WHERE id = @id`,
       ),
       spend: db.prepare(`UPDATE pages SET cash = 0 WHERE id = ?`),
       // Focused crawls: the pulled page's relevance, and its terms (a resumed crawl rebuilds the topic from them).
@@ -222,33 +244,33 @@ export class PullWriter {
       setStatus: db.prepare(`UPDATE pages SET status = ? WHERE id = ?`),
       // The page whose content was read: its status, and what a refresh compares (schema 11).
       content: db.prepare(
-        `UPDATE pages SET status = ?, level = min(level, ?), fingerprint = ?, text_size = ?, bytes = ?, fetched_at = ?, gone_at = NULL WHERE id = ?`,
+        `UPDATE pages SET status = ?, level = ${least}(level, ?), fingerprint = ?, text_size = ?, bytes = ?, fetched_at = ?, gone_at = NULL WHERE id = ?`,
       ),
       fetch: db.prepare(
         `INSERT INTO fetches (site_id, page_id, final_url, http_status, content_type, bytes, encoding,
            encoding_source, error, reward, ms, at, retries, note, reward_urls, reward_hosts, reward_pairs,
            content_length, last_modified, expires, etag, cache_control, content_language, title)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${pg ? ' RETURNING seq' : ''}`,
       ),
       hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
       // A refresh re-reads a page (schema 11): the links no longer on it are marked gone, with the
       // last time the page was seen with them; links back on it are live again; new ones are added.
       lastSeen: db.prepare(
-        `SELECT nullif(max(coalesce(fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id AND r.action = 'keep' AND r.http_status < 400 ORDER BY seq DESC LIMIT 1), '')), '')
+        `SELECT nullif(${greatest}(coalesce(fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id AND r.action = 'keep' AND r.http_status < 400 ORDER BY seq DESC LIMIT 1), '')), '')
            FROM pages p WHERE id = ?`,
       ).pluck(),
       stampEdges: db.prepare(`UPDATE edges SET found_at = (SELECT fetched_at FROM pages WHERE id = @id) WHERE src = @id AND found_at IS NULL`),
-      goneEdges: db.prepare(`UPDATE edges SET gone_at = ?, last_seen = ? WHERE src = ? AND gone_at IS NULL AND dst NOT IN (SELECT value FROM json_each(?))`),
-      backEdges: db.prepare(`UPDATE edges SET gone_at = NULL, last_seen = NULL WHERE src = ? AND gone_at IS NOT NULL AND dst IN (SELECT value FROM json_each(?))`),
-      newEdge: db.prepare(`INSERT OR IGNORE INTO edges (src, dst, anchor, found_at) VALUES (?, ?, ?, ?)`),
-      goneExternal: db.prepare(`UPDATE external_links SET gone_at = ?, last_seen = ? WHERE page_id = ? AND gone_at IS NULL AND key NOT IN (SELECT value FROM json_each(?))`),
-      backExternal: db.prepare(`UPDATE external_links SET gone_at = NULL, last_seen = NULL WHERE page_id = ? AND gone_at IS NOT NULL AND key IN (SELECT value FROM json_each(?))`),
-      goneBad: db.prepare(`UPDATE bad_links SET gone_at = ?, last_seen = ? WHERE page_id = ? AND gone_at IS NULL AND raw NOT IN (SELECT value FROM json_each(?))`),
-      backBad: db.prepare(`UPDATE bad_links SET gone_at = NULL, last_seen = NULL WHERE page_id = ? AND gone_at IS NOT NULL AND raw IN (SELECT value FROM json_each(?))`),
+      goneEdges: db.prepare(`UPDATE edges SET gone_at = ?, last_seen = ? WHERE src = ? AND gone_at IS NULL AND dst NOT IN (${jsonIds})`),
+      backEdges: db.prepare(`UPDATE edges SET gone_at = NULL, last_seen = NULL WHERE src = ? AND gone_at IS NOT NULL AND dst IN (${jsonIds})`),
+      newEdge: db.prepare(`${orIgnore} INTO edges (src, dst, anchor, found_at) VALUES (?, ?, ?, ?)${ignored}`),
+      goneExternal: db.prepare(`UPDATE external_links SET gone_at = ?, last_seen = ? WHERE page_id = ? AND gone_at IS NULL AND key NOT IN (${jsonKeys})`),
+      backExternal: db.prepare(`UPDATE external_links SET gone_at = NULL, last_seen = NULL WHERE page_id = ? AND gone_at IS NOT NULL AND key IN (${jsonKeys})`),
+      goneBad: db.prepare(`UPDATE bad_links SET gone_at = ?, last_seen = ? WHERE page_id = ? AND gone_at IS NULL AND raw NOT IN (${jsonKeys})`),
+      backBad: db.prepare(`UPDATE bad_links SET gone_at = NULL, last_seen = NULL WHERE page_id = ? AND gone_at IS NOT NULL AND raw IN (${jsonKeys})`),
       gonePage: db.prepare(`UPDATE pages SET status = ?, gone_at = coalesce(gone_at, ?) WHERE id = ?`),
       site: db.prepare(
-        `UPDATE sites SET pulls = pulls + 1, reward_sum = reward_sum + ?, reward_max = max(reward_max, ?),
-           deepest = max(coalesce(deepest, -1), ?), unavailable = coalesce(?, unavailable) WHERE id = ?`,
+        `UPDATE sites SET pulls = pulls + 1, reward_sum = reward_sum + ?, reward_max = ${greatest}(reward_max, ?),
+           deepest = ${greatest}(coalesce(deepest, -1), ?), unavailable = coalesce(?, unavailable) WHERE id = ?`,
       ),
     };
     this.mode = opts.reward ?? 'urls';
@@ -376,8 +398,10 @@ export class PullWriter {
         const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
         const hold = l.hold ?? this.queryTrap(siteId, l.key);
         const ins = hold ? L.heldPage.run({ ...row, ...hold }) : L.insertPage.run(row);
-        // No row when a user deleted the link (a tombstone): then no edge either.
+        // No row when a user deleted the link (a tombstone): then no edge either. On PostgreSQL
+        // also when another worker stored the page first: then the edge goes to its row.
         if (ins.changes > 0) edge(Number(ins.lastInsertRowid), l.anchor);
+        else if (this.db.kind === 'pg') this.edgeToRaced(siteId, dir, fp, l.anchor, edge);
       }
       if (refresh) {
         // A page that now redirects in-site keeps only the edge to its target.
@@ -445,6 +469,7 @@ export class PullWriter {
         if (hold) {
           const ins = L.heldPage.run({ site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at, ...hold });
           if (ins.changes > 0) edge(Number(ins.lastInsertRowid), l.anchor);
+          else if (this.db.kind === 'pg') this.edgeToRaced(siteId, dir, fp, l.anchor, edge);
           continue;
         }
       }
@@ -466,9 +491,16 @@ export class PullWriter {
           priority, anchor: l.anchor ?? null, ...state, cues: state.cues || null,
         });
         if (ins.changes > 0) edge(Number(ins.lastInsertRowid), l.anchor);
+        else if (this.db.kind === 'pg') this.edgeToRaced(siteId, dir, fp, l.anchor, edge);
       }
     });
     s.spend.run(page.id);
+  }
+
+  /** A page another worker inserted between our look-up and our insert: link to its row. */
+  private edgeToRaced(siteId: number, dir: number, fp: bigint, anchor: string | undefined, edge: (dst: number, anchor: string | undefined) => void): void {
+    const row = this.s.seen.get(siteId, dir, fp) as [number, number] | undefined;
+    if (row) edge(row[0], anchor);
   }
 
   private edgeStatements = new Map<number, Statement>();
@@ -481,7 +513,7 @@ export class PullWriter {
       const rows = args.length / 3;
       let st = this.edgeStatements.get(rows);
       if (!st) {
-        st = this.db.prepare(`INSERT OR IGNORE INTO edges (src, dst, anchor) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')}`);
+        st = this.db.prepare(`${this.db.kind === 'pg' ? 'INSERT' : 'INSERT OR IGNORE'} INTO edges (src, dst, anchor) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')}${this.db.kind === 'pg' ? ' ON CONFLICT DO NOTHING' : ''}`);
         this.edgeStatements.set(rows, st);
       }
       st.run(args);

@@ -29,9 +29,10 @@ export class GroupCommit {
       throw err;
     }
     if (!this.db.inTransaction) {
-      // IMMEDIATE takes the write lock now, waiting (busy_timeout) for another writer to finish,
-      // instead of failing when a read inside the group would have to be upgraded.
-      this.db.exec('BEGIN IMMEDIATE');
+      // IMMEDIATE takes SQLite's write lock now, waiting (busy_timeout) for another writer to
+      // finish, instead of failing when a read inside the group would have to be upgraded.
+      // PostgreSQL locks rows, not the database: a plain BEGIN.
+      this.db.exec(this.db.kind === 'pg' ? 'BEGIN' : 'BEGIN IMMEDIATE');
       this.pages = 0;
       this.timer = setTimeout(() => this.flushOnTimer(), this.maxMs);
       this.timer.unref();

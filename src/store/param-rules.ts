@@ -31,7 +31,7 @@ export function removeParamRules(db: Db, siteId: number, path: string, param: st
 
 export function listParamRules(db: Db, siteId: number | null = null): StoredParamRule[] {
   const rows = db
-    .prepare(`SELECT site_id, path, param, kind, arg FROM param_rules WHERE @site IS NULL OR site_id = @site ORDER BY site_id, path, param`)
+    .prepare(`SELECT site_id, path, param, kind, arg FROM param_rules WHERE CAST(@site AS BIGINT) IS NULL OR site_id = @site ORDER BY site_id, path, param`)
     .all({ site: siteId }) as Row[];
   return rows.map((r) => ({ siteId: r.site_id, path: r.path, param: r.param, rule: toRule(r.kind, r.arg) }));
 }

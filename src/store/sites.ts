@@ -44,7 +44,7 @@ export function findDuplicate<T extends { url: string }>(sites: readonly T[], ur
 /** Insert seeds and their start pages (level 0) in one transaction; returns the new ids. */
 export function insertSites(db: Db, seeds: readonly SeedInput[], mode: NormalizeMode): number[] {
   const site = db.prepare(
-    `INSERT INTO sites (url, name, short, grp, added_at) VALUES (?, ?, ?, ?, ?)`,
+    `INSERT INTO sites (url, name, short, grp, added_at) VALUES (?, ?, ?, ?, ?)${db.kind === 'pg' ? ' RETURNING id' : ''}`,
   );
   const page = db.prepare(`INSERT INTO pages (site_id, key, dir, fp, url, level) VALUES (?, ?, ?, ?, ?, 0)`);
   return db.transaction(() =>

@@ -12,20 +12,28 @@ export class TextIndexWriter {
   private s;
 
   constructor(private db: Db) {
+    const pg = db.kind === 'pg';
+    // PostgreSQL: page_text is keyed by page_id (SQLite's FTS5 table by rowid), chr/strpos for char/instr.
+    const nl = pg ? 'chr(10)' : 'char(10)';
+    const id = pg ? 'page_id' : 'rowid';
+    const t = pg ? '::text' : ''; // a parameter concatenated with || needs a type there
     this.s = {
       // Positional: it runs for every internal link with text. Appends only text the page does
       // not have yet, up to MAX_ANCHORS; a repeated nav link changes nothing.
       anchor: db.prepare(
-        `UPDATE pages SET anchors = CASE WHEN anchors IS NULL THEN ? ELSE anchors || char(10) || ? END
+        `UPDATE pages SET anchors = CASE WHEN anchors IS NULL THEN ?${t} ELSE anchors || ${nl} || ?${t} END
           WHERE site_id = ? AND dir = ? AND fp = ?
-            AND (anchors IS NULL OR (length(anchors) < ${MAX_ANCHORS} AND instr(char(10) || anchors || char(10), char(10) || ? || char(10)) = 0))`,
+            AND (anchors IS NULL OR (length(anchors) < ${MAX_ANCHORS} AND ${pg ? 'strpos' : 'instr'}(${nl} || anchors || ${nl}, ${nl} || ?${t} || ${nl}) = 0))`,
       ),
       index: db.prepare(
-        `INSERT OR REPLACE INTO page_text (rowid, title, anchors, headings, body) VALUES (@id, @title, (SELECT anchors FROM pages WHERE id = @id), @headings, @body)`,
+        pg
+          ? `INSERT INTO page_text (page_id, title, anchors, headings, body) VALUES (@id, @title, (SELECT anchors FROM pages WHERE id = @id), @headings, @body)
+             ON CONFLICT (page_id) DO UPDATE SET title = excluded.title, anchors = excluded.anchors, headings = excluded.headings, body = excluded.body`
+          : `INSERT OR REPLACE INTO page_text (rowid, title, anchors, headings, body) VALUES (@id, @title, (SELECT anchors FROM pages WHERE id = @id), @headings, @body)`,
       ),
       // Pages indexed before some of their links were found: their anchors column is behind.
-      behind: db.prepare(`SELECT t.rowid AS id, p.anchors FROM page_text t JOIN pages p ON p.id = t.rowid WHERE p.anchors IS NOT t.anchors`),
-      setAnchors: db.prepare(`UPDATE page_text SET anchors = ? WHERE rowid = ?`),
+      behind: db.prepare(`SELECT t.${id} AS id, p.anchors FROM page_text t JOIN pages p ON p.id = t.${id} WHERE p.anchors IS ${pg ? 'DISTINCT FROM' : 'NOT'} t.anchors`),
+      setAnchors: db.prepare(`UPDATE page_text SET anchors = ? WHERE ${id} = ?`),
     };
   }
 

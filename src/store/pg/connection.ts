@@ -28,7 +28,7 @@ interface PQ {
   getvalue(row: number, col: number): string;
   getisnull(row: number, col: number): boolean;
   cmdTuples(): string;
-  transactionStatus(): string;
+  transactionStatus(): number;
   finish(): void;
 }
 
@@ -86,7 +86,7 @@ export class PgDb implements Db {
   readonly kind = 'pg' as const;
   private pq: PQ;
   private prepared = new Map<string, string>(); // positional SQL → server-side statement name
-  private depth = 0;
+  private depth = 0; // savepoints open
   private open = true;
 
   constructor(readonly name: string, url: string) {
@@ -102,8 +102,10 @@ export class PgDb implements Db {
     this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
   }
 
+  /** From the server's own status, so a BEGIN sent with exec() (group-commit.ts) counts too. */
   get inTransaction(): boolean {
-    return this.depth > 0;
+    const s = this.pq.transactionStatus();
+    return s === 2 || s === 3; // PQTRANS_INTRANS, PQTRANS_INERROR
   }
 
   prepare(sql: string): Statement {
@@ -150,17 +152,17 @@ export class PgDb implements Db {
    */
   transaction<F extends (...args: never[]) => unknown>(fn: F): F & { immediate: F; deferred: F; exclusive: F } {
     const run = ((...args: never[]) => {
-      const outer = this.depth === 0;
+      const outer = !this.inTransaction;
       const savepoint = `sp${this.depth}`;
       this.exec(outer ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
-      this.depth++;
+      if (!outer) this.depth++;
       try {
         const out = fn(...args);
-        this.depth--;
+        if (!outer) this.depth--;
         this.exec(outer ? 'COMMIT' : `RELEASE SAVEPOINT ${savepoint}`);
         return out;
       } catch (err) {
-        this.depth--;
+        if (!outer) this.depth--;
         try {
           this.exec(outer ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${savepoint}`);
         } catch {

@@ -2,6 +2,9 @@
  * The store's SQL binds values the SQLite way: `?` in order, or `@name` / `:name` / `$name` from
  * one object. PostgreSQL numbers them ($1, $2, …): this rewrites one into the other, skipping
  * string literals, quoted identifiers and comments. A name used twice gets one number.
+ *
+ * It also quotes camelCase aliases (`AS siteId` → `AS "siteId"`): SQLite keeps an alias's case,
+ * PostgreSQL folds unquoted names to lower case, and the rows' keys are the aliases.
  */
 export function toPositional(sql: string): { text: string; names: string[] | null; count: number } {
   let out = '';
@@ -30,6 +33,11 @@ export function toPositional(sql: string): { text: string; names: string[] | nul
       named = true;
       out += `$${at + 1}`;
       i += 1 + m[0].length;
+    } else if ((c === 'A' || c === 'a') && /^as\s+[A-Za-z_]/i.test(sql.slice(i, i + 4)) && !/[A-Za-z0-9_]/.test(sql[i - 1] ?? ' ')) {
+      const m = /^(as\s+)([A-Za-z_][A-Za-z0-9_]*)/i.exec(sql.slice(i))!;
+      const alias = m[2]!;
+      out += m[1] + (/[a-z]/.test(alias) && /[A-Z]/.test(alias) ? `"${alias}"` : alias);
+      i += m[0].length;
     } else {
       out += c;
       i++;
