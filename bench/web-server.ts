@@ -17,16 +17,30 @@ export interface Counters {
   connections: number;
 }
 
+/** One request as the server saw it (epoch ms): the multi-worker tests check politeness on it. */
+export interface Served {
+  host: string;
+  path: string;
+  start: number;
+  end: number;
+}
+
 export interface BenchWeb {
   port: number;
   readonly counters: Counters;
   close(): Promise<void>;
 }
 
-export async function startBenchWeb(cfg: WebConfig, opts: { port?: number } = {}): Promise<BenchWeb> {
+/** latencyMs: every response waits that long (a crawler then waits on the network, not the CPU); log: every request is appended. */
+export async function startBenchWeb(cfg: WebConfig, opts: { port?: number; latencyMs?: number; log?: Served[] } = {}): Promise<BenchWeb> {
   let port = 0;
   const counters: Counters = { requests: 0, bytes: 0, connections: 0 };
   const server = http.createServer((req, res) => {
+    if (opts.latencyMs) setTimeout(() => serve(req, res), opts.latencyMs);
+    else serve(req, res);
+  });
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const start = Date.now() - (opts.latencyMs ?? 0);
     counters.requests++;
     const url = req.url ?? '/';
     const target = /^https?:\/\//i.test(url) ? new URL(url) : null;
@@ -36,7 +50,11 @@ export async function startBenchWeb(cfg: WebConfig, opts: { port?: number } = {}
     res.sendDate = false;
     res.writeHead(page.status, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
     res.end(body);
-  });
+    if (opts.log) {
+      const u = target ?? new URL(url, `http://${req.headers.host ?? 'unknown'}`);
+      opts.log.push({ host: u.hostname, path: u.pathname + u.search, start, end: Date.now() });
+    }
+  };
   server.on('connection', () => counters.connections++);
   // Idle keep-alive sockets must outlive a crawler's pauses between two pages of one host.
   server.keepAliveTimeout = 30_000;

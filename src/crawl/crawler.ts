@@ -4,6 +4,7 @@ import { randomFor } from '../bandit/random.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../store/db.js';
 import { PullWriter, type PullResult } from '../store/commit.js';
+import { KnownExternal } from '../store/known-external.js';
 import { Frontier, type FrontierPage } from '../store/frontier.js';
 import type { Settings } from '../store/settings.js';
 import { listSites, recountRewards, type Site } from '../store/sites.js';
@@ -11,6 +12,10 @@ import type { Rewards } from '../bandit/reward.js';
 import type { SiteScope } from './classify.js';
 import { fetchPage, type FetchContext } from './fetch-page.js';
 import { HostGate } from './host-gate.js';
+import { SharedHostGate } from './shared-host-gate.js';
+import { SharedCrawl } from '../store/pg/shared-crawl.js';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { createDispatcher, type HttpOptions } from './http.js';
 import { siteIdentity } from './scope.js';
 import { RobotsCache } from './robots-cache.js';
@@ -106,7 +111,12 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   // A focused crawl scores every page against the topic, whatever the order (bfs too: its harvest rate is measured).
   const topic = s.focus === null ? null : new Topic(termCounts(s.focus), s['focus-threshold']);
   const order = s.order === 'bfs' && !topic ? null : new CrawlOrder(s.order, topic);
-  const frontier = new Frontier(db, order !== null);
+  // PostgreSQL: this process is one worker of a crawl others may share (shared-crawl.ts). A lease
+  // outlasts the longest a page can take (every retry timing out), so it never runs out under a live worker.
+  const leaseMs = s['page-timeout'] * (s.retries + 1) + 5_000;
+  const shared = db.kind === 'pg' ? new SharedCrawl(db, `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`, leaseMs) : null;
+  shared?.recountBudget();
+  const frontier = new Frontier(db, order !== null, shared !== null);
   const writer = new PullWriter(db, {
     allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward, order: order ?? undefined,
     indexText, now: o.clock ? () => o.clock!.now() : undefined,
@@ -123,7 +133,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   };
   const dispatcher = createDispatcher(http);
   const analyser = await createAnalyser(s.concurrency);
-  const gate = new HostGate({ delayMs: s.delay, maxBackoffMs: s['max-backoff'] });
+  const gateOptions = { delayMs: s.delay, maxBackoffMs: s['max-backoff'] };
+  const gate = shared ? new SharedHostGate(gateOptions, shared, s['page-timeout'] + 5_000) : new HostGate(gateOptions);
   const robots =
     s.robots === 'yes'
       ? new RobotsCache(dispatcher, http, gate, s['max-crawl-delay'], (r) => {
@@ -139,13 +150,19 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const rewards = new Map<number, number[]>([...sites.keys()].map((id) => [id, []]));
   const deadEnds = new DeadEnds(s['dead-end-after']);
   const rewardColumn = `coalesce(f.reward_${s.reward}, f.reward)`; // NULL: pulled before schema 5, under 'pairs'
-  const stored = db.prepare(`SELECT f.site_id, ${rewardColumn}, p.url, p.status, f.http_status, p.anchor, p.cues, p.terms FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.seq`);
-  for (const [siteId, reward, url, status, http, anchor, cues, terms] of stored.raw().iterate() as Iterable<[number, number, string, string, number | null, string | null, string | null, string | null]>) {
-    history.push(siteId);
-    rewards.get(siteId)?.push(reward);
-    deadEnds.record(siteId, url, pullOutcome(status, http));
-    order?.relearn(siteId, url, anchor, cues, reward, terms);
-  }
+  const stored = db.prepare(`SELECT f.seq, f.site_id, ${rewardColumn}, p.url, p.status, f.http_status, p.anchor, p.cues, p.terms FROM fetches f JOIN pages p ON p.id = f.page_id WHERE f.seq > ? ORDER BY f.seq`);
+  let lastSeq = 0;
+  /** Completed pulls after lastSeq, in crawl order: at the start, and in a shared crawl the other workers' ones too. */
+  const learnPulls = () => {
+    for (const [seq, siteId, reward, url, status, http, anchor, cues, terms] of stored.raw().iterate(lastSeq) as Iterable<[number, number, number, string, string, number | null, string | null, string | null, string | null]>) {
+      history.push(siteId);
+      rewards.get(siteId)?.push(reward);
+      deadEnds.record(siteId, url, pullOutcome(status, http));
+      order?.relearn(siteId, url, anchor, cues, reward, terms);
+      lastSeq = seq;
+    }
+  };
+  learnPulls();
   // Ordered crawls: queued pages without a priority (start pages, pages a breadth-first run
   // queued) get one; the others keep theirs, as an uninterrupted crawl would have.
   const rescored = new Map<number, number>(); // site id → its pull count at the last re-scoring
@@ -158,6 +175,21 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const picks = history;
   const oneAtATime = s.concurrency <= 1;
   const nextPage = new Map<number, FrontierPage | undefined>();
+  /**
+   * A shared crawl: what every worker has done so far, from the database, before each pick. The
+   * pulls and their rewards in commit order, the sites' statistics; a site's next page may have
+   * been taken meanwhile.
+   */
+  const syncShared = () => {
+    if (!shared) return;
+    learnPulls();
+    totalPulls = history.length;
+    for (const x of listSites(db)) {
+      const site = sites.get(x.id);
+      if (site) Object.assign(site, { pulls: x.pulls, rewardSum: x.rewardSum, rewardMax: x.rewardMax, unavailable: x.unavailable });
+    }
+    nextPage.clear();
+  };
   const pageFor = (id: number) => {
     if (!nextPage.has(id)) {
       const pulls = sites.get(id)!.pulls;
@@ -250,6 +282,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       if (o.signal.aborted) return false;
       throw err;
     }
+    // Shared: robots.txt may have waited for its host; the page's whole time counts from here.
+    if (shared && !shared.renew(page.id)) return false;
     const t0 = performance.now();
     // Not AbortSignal.timeout(): inside AbortSignal.any() Node 20 may garbage-collect it before it
     // fires (nodejs/node#57736), and a page trickling a byte a second then never times out.
@@ -283,16 +317,21 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     if (result.unavailable === null && hostState.failures >= s['give-up-after']) {
       result.unavailable = `gave up: ${hostState.failures} failures in a row on ${host} (last: ${result.error})`;
     }
+    // Shared: a worker stalled past its lease has lost the page to another, which stores it.
+    if (shared && !shared.renew(page.id)) return false;
     const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
-    deadEnds.record(site.id, page.url, pullOutcome(result.status, result.httpStatus));
     hostsLog.state(host, hostState.delayMs, hostState.failures, hostState.pausedUntil);
     pagesPerHost.set(host, (pagesPerHost.get(host) ?? 0) + 1);
-    site.pulls++;
-    site.rewardSum += reward;
-    site.rewardMax = Math.max(site.rewardMax, reward);
     if (result.unavailable) site.unavailable = result.unavailable;
-    rewards.get(site.id)!.push(reward);
-    totalPulls++;
+    if (!shared) {
+      // a shared crawl reads these back from the database (syncShared), with the other workers' pulls
+      deadEnds.record(site.id, page.url, pullOutcome(result.status, result.httpStatus));
+      site.pulls++;
+      site.rewardSum += reward;
+      site.rewardMax = Math.max(site.rewardMax, reward);
+      rewards.get(site.id)!.push(reward);
+      totalPulls++;
+    }
     runPulls++;
     runRewards.urls += got.urls;
     runRewards.hosts += got.hosts;
@@ -311,13 +350,16 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const worker = async (): Promise<void> => {
     for (;;) {
       if (o.signal.aborted) return void (reason = 'interrupted');
+      syncShared();
       if (s.budget !== null && totalPulls + inFlight.size >= s.budget) {
         if (inFlight.size === 0) reason = 'budget';
         return;
       }
       const id = o.policy({ arms: arms(), history: picks, budget: s.budget, random: randomFor(s.seed, picks.length) });
       if (id === null) {
-        const delayed = soonestDelay();
+        let delayed = soonestDelay();
+        // Shared: pages other workers hold may add links, or come back when a killed worker's lease runs out.
+        if (shared && delayed === null && shared.othersBusy() > 0) delayed = Math.min(200, Math.max(1, shared.soonestExpiry() ?? 200));
         if (inFlight.size === 0 && delayed === null) return; // nothing open or pending: every site is exhausted
         const woken = new Promise<void>((r) => waiters.push(r));
         await (delayed === null ? woken : Promise.race([woken, sleep(delayed)]));
@@ -325,12 +367,27 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       }
       const page = pageFor(id);
       if (!page || inFlight.has(id)) throw new Error(`policy chose site ${id}, which is not open`);
+      if (shared) {
+        if (!shared.lease(page.id)) {
+          nextPage.delete(id); // another worker took it first
+          continue;
+        }
+        if (!shared.takeBudget()) {
+          shared.release(page.id);
+          if (inFlight.size === 0) reason = 'budget';
+          return;
+        }
+      }
       inFlight.set(id, page.id);
-      picks.push(id);
+      if (!shared) picks.push(id); // shared: the history is the database's, in commit order
       try {
         // Nothing pulled (robots.txt): take the pick back so the history stays the crawl's.
-        if (!(await pull(page))) picks.splice(picks.lastIndexOf(id), 1);
+        if (!(await pull(page))) {
+          if (shared) shared.returnBudget();
+          else picks.splice(picks.lastIndexOf(id), 1);
+        }
       } finally {
+        shared?.release(page.id);
         inFlight.delete(id);
         nextPage.delete(id);
         wake();
@@ -345,6 +402,10 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     writer.group.flush();
     writer.text?.catchUp(); // anchors of links found after their page was indexed
     await Promise.all([dispatcher.close().catch(() => undefined), analyser.close()]);
+  }
+  if (shared) {
+    syncShared();
+    writer.known = new KnownExternal(db); // the distinct totals of the whole shared crawl
   }
   if (o.signal.aborted) reason = 'interrupted';
   else if (s.budget !== null && totalPulls >= s.budget) reason = 'budget';

@@ -24,15 +24,17 @@ export class Frontier {
    * breadth-first order; pages_best (partial: queued pages with a priority) answers it. A start
    * page holds the site's first cash (src/order/cash.ts).
    */
-  constructor(db: Db, private ordered = false) {
+  constructor(db: Db, private ordered = false, shared = false) {
+    // shared (PostgreSQL, several workers): pages another worker holds a live lease on are not next
+    const free = shared ? `AND NOT EXISTS (SELECT 1 FROM page_leases l WHERE l.page_id = pages.id AND l.expires_at > (extract(epoch from clock_timestamp()) * 1000)::bigint)` : '';
     this.next = db.prepare(
       ordered
         ? `SELECT id, site_id AS siteId, url, level, anchor, coalesce(cues, '') AS cues,
              coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash, coalesce(inherit, 0) AS inherit,
              coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks FROM pages
-           WHERE site_id = ? AND status = 'queued' AND priority IS NOT NULL AND level <= ? ORDER BY priority DESC, level, id LIMIT 1`
+           WHERE site_id = ? AND status = 'queued' AND priority IS NOT NULL AND level <= ? ${free} ORDER BY priority DESC, level, id LIMIT 1`
         : `SELECT id, site_id AS siteId, url, level FROM pages
-           WHERE site_id = ? AND status = 'queued' AND level <= ? ORDER BY level, id LIMIT 1`,
+           WHERE site_id = ? AND status = 'queued' AND level <= ? ${free} ORDER BY level, id LIMIT 1`,
     );
   }
 

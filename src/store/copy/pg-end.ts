@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { BeebotError } from '../../errors.js';
+import { MARK } from '../pg/open.js';
 import { pgSchema } from '../pg/schema.js';
 import { showUrl, type CopyRow, type CopySource, type CopyTarget, type CopyValue } from './endpoint.js';
 import { copyLayout, quote, type CopyTable } from './layout.js';
@@ -101,6 +102,7 @@ export async function pgTarget(url: string): Promise<CopyTarget> {
     }
     await client.query('BEGIN');
     for (const statement of tablesFirst) await client.query(statement);
+    await client.query(`COMMENT ON TABLE settings IS '${MARK}'`); // what openPg recognises as a beebot database
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     await client.end().catch(() => {});

@@ -8,7 +8,7 @@ import { isPostgresUrl, showUrl } from './url.js';
 export { isPostgresUrl as isPgUrl };
 
 // The schema version is the settings table's comment: no table beyond SQLite's layout (pg-store.test.ts compares them).
-const MARK = `beebot schema ${PG_SCHEMA_VERSION}`;
+export const MARK = `beebot schema ${PG_SCHEMA_VERSION}`;
 // Workers started together must not both create the tables: one takes this lock, the others wait and find them.
 const CREATE_LOCK = 0x6265_6562; // 'beeb'
 
@@ -28,6 +28,9 @@ export function openPg(url: string, opts: { readonly?: boolean } = {}): Db {
           WHERE n.nspname = current_schema() AND c.relname = 'settings' AND c.relkind = 'r'`,
       ).pluck().all() as (string | null)[];
       if (mark.length) {
+        if (mark[0] === MARK && !opts.readonly && db.prepare(`SELECT to_regclass('page_leases')`).pluck().get() === null) {
+          for (const statement of pgCoordination) db.exec(statement); // a database `db copy` made
+        }
         if (mark[0] !== MARK) {
           const v = /^beebot schema (\d+)$/.exec(mark[0] ?? '');
           if (v && Number(v[1]) > PG_SCHEMA_VERSION) throw new BeebotError(`${name} was written by a newer beebot (schema ${v[1]}); upgrade beebot`);

@@ -1,0 +1,29 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SharedCrawl } from '../store/pg/shared-crawl.js';
+import { HostGate, type GateOptions } from './host-gate.js';
+
+/**
+ * HostGate for a crawl shared by several workers (PostgreSQL): inside this process's own gate
+ * (one request at a time, back-off, Retry-After), each request also takes the host in the
+ * database, and frees it when it ends with the host's delay. So across all workers there is one
+ * request at a time per host, at least the delay apart, as in one process. A worker killed during
+ * a request holds the host until `holdMs` runs out.
+ */
+export class SharedHostGate extends HostGate {
+  constructor(o: GateOptions, private shared: SharedCrawl, private holdMs: number) {
+    super(o);
+  }
+
+  override async run<T>(host: string, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+    return super.run(host, signal, async () => {
+      // Past the host's delay, the slot is held by a request in progress: ask again soon, it frees at its end.
+      const poll = Math.max(25, this.delayOf(host));
+      for (let wait; (wait = this.shared.acquireHost(host, this.holdMs)) > 0; ) await sleep(Math.min(wait, poll), undefined, { signal });
+      try {
+        return await fn();
+      } finally {
+        this.shared.releaseHost(host, this.delayOf(host));
+      }
+    });
+  }
+}
