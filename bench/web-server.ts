@@ -36,11 +36,11 @@ export async function startBenchWeb(cfg: WebConfig, opts: { port?: number; laten
   let port = 0;
   const counters: Counters = { requests: 0, bytes: 0, connections: 0 };
   const server = http.createServer((req, res) => {
-    if (opts.latencyMs) setTimeout(() => serve(req, res), opts.latencyMs);
-    else serve(req, res);
+    const arrived = Date.now();
+    if (opts.latencyMs) setTimeout(() => serve(req, res, arrived), opts.latencyMs);
+    else serve(req, res, arrived);
   });
-  const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const start = Date.now() - (opts.latencyMs ?? 0);
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse, start: number) => {
     counters.requests++;
     const url = req.url ?? '/';
     const target = /^https?:\/\//i.test(url) ? new URL(url) : null;

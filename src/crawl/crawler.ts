@@ -12,7 +12,7 @@ import type { Rewards } from '../bandit/reward.js';
 import type { SiteScope } from './classify.js';
 import { fetchPage, type FetchContext } from './fetch-page.js';
 import { HostGate } from './host-gate.js';
-import { SharedHostGate } from './shared-host-gate.js';
+import { HostBusy, SharedHostGate } from './shared-host-gate.js';
 import { SharedCrawl } from '../store/pg/shared-crawl.js';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -150,19 +150,42 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const rewards = new Map<number, number[]>([...sites.keys()].map((id) => [id, []]));
   const deadEnds = new DeadEnds(s['dead-end-after']);
   const rewardColumn = `coalesce(f.reward_${s.reward}, f.reward)`; // NULL: pulled before schema 5, under 'pairs'
-  const stored = db.prepare(`SELECT f.seq, f.site_id, ${rewardColumn}, p.url, p.status, f.http_status, p.anchor, p.cues, p.terms FROM fetches f JOIN pages p ON p.id = f.page_id WHERE f.seq > ? ORDER BY f.seq`);
+  const pullColumns = `f.seq, f.site_id, ${rewardColumn}, p.url, p.status, f.http_status, p.anchor, p.cues, p.terms, f.page_id FROM fetches f JOIN pages p ON p.id = f.page_id`;
+  const stored = db.prepare(`SELECT ${pullColumns} WHERE f.seq > ? ORDER BY f.seq`);
+  type Pull = [number, number, number, string, string, number | null, string | null, string | null, string | null, number];
   let lastSeq = 0;
+  // Shared: workers commit in any order, so a seq below one already read may still come; kept
+  // here until it does (or for a minute: a rolled-back pull never does).
+  const missing = new Map<number, number>();
+  const storedMissing = shared ? db.prepare(`SELECT ${pullColumns} WHERE f.seq = ANY(?::bigint[]) ORDER BY f.seq`) : null;
+  const mine = new Set<number>(); // this worker's pulls: its writer knows their links already
+  const theirLinks = shared ? db.prepare(`SELECT site_id, key, host FROM external_links WHERE page_id = ANY(?::bigint[])`) : null;
   /** Completed pulls after lastSeq, in crawl order: at the start, and in a shared crawl the other workers' ones too. */
-  const learnPulls = () => {
-    for (const [seq, siteId, reward, url, status, http, anchor, cues, terms] of stored.raw().iterate(lastSeq) as Iterable<[number, number, number, string, string, number | null, string | null, string | null, string | null]>) {
+  const learnPulls = (start = false) => {
+    // streamed: a resumed crawl may have millions of pulls
+    const rows = (storedMissing && missing.size
+      ? [...(storedMissing.raw().all(`{${[...missing.keys()].join(',')}}`) as Pull[]), ...(stored.raw().all(lastSeq) as Pull[])]
+      : stored.raw().iterate(lastSeq)) as Iterable<Pull>;
+    const theirs: number[] = [];
+    for (const [seq, siteId, reward, url, status, http, anchor, cues, terms, pageId] of rows) {
       history.push(siteId);
       rewards.get(siteId)?.push(reward);
       deadEnds.record(siteId, url, pullOutcome(status, http));
       order?.relearn(siteId, url, anchor, cues, reward, terms);
-      lastSeq = seq;
+      if (!shared || start) lastSeq = seq;
+      else if (!missing.delete(seq) && seq > lastSeq) {
+        for (let gap = lastSeq + 1; gap < seq; gap++) missing.set(gap, Date.now());
+        lastSeq = seq;
+      }
+      if (shared && !start && !mine.delete(seq)) theirs.push(pageId);
+    }
+    for (const [seq, since] of missing) if (Date.now() - since > 60_000) missing.delete(seq);
+    // The external links other workers stored: so that this worker's rewards count only links new to the crawl.
+    if (theirLinks && theirs.length) {
+      for (const [site, key, host] of theirLinks.raw().iterate(`{${theirs.join(',')}}`) as Iterable<[number, string, string]>) writer.known.mark(site, writer.known.ask(site, key, host));
     }
   };
-  learnPulls();
+  learnPulls(true);
   // Ordered crawls: queued pages without a priority (start pages, pages a breadth-first run
   // queued) get one; the others keep theirs, as an uninterrupted crawl would have.
   const rescored = new Map<number, number>(); // site id → its pull count at the last re-scoring
@@ -305,6 +328,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       result = toPullResult(page, f, scope, s, analysed, paramRules.get(page.siteId));
     } catch (err) {
       if (o.signal.aborted) return false; // abandoned: the page stays queued and is fetched again on resume
+      if (err instanceof HostBusy) return false; // not fetched: the page stays queued for the next pick
       if (!signal.aborted) throw err;
       result = failed(page, 'page-timeout');
       gate.failed(host);
@@ -320,6 +344,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     // Shared: a worker stalled past its lease has lost the page to another, which stores it.
     if (shared && !shared.renew(page.id)) return false;
     const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
+    if (shared) mine.add(seq);
     hostsLog.state(host, hostState.delayMs, hostState.failures, hostState.pausedUntil);
     pagesPerHost.set(host, (pagesPerHost.get(host) ?? 0) + 1);
     if (result.unavailable) site.unavailable = result.unavailable;

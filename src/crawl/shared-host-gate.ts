@@ -9,6 +9,14 @@ import { HostGate, type GateOptions } from './host-gate.js';
  * request at a time per host, at least the delay apart, as in one process. A worker killed during
  * a request holds the host until `holdMs` runs out.
  */
+/** The request never started: its page's time ran out while another worker held the host (a killed one holds it for holdMs). */
+export class HostBusy extends Error {
+  constructor(host: string) {
+    super(`${host} is held by another worker`);
+    this.name = 'HostBusy';
+  }
+}
+
 export class SharedHostGate extends HostGate {
   constructor(o: GateOptions, private shared: SharedCrawl, private holdMs: number) {
     super(o);
@@ -18,7 +26,11 @@ export class SharedHostGate extends HostGate {
     return super.run(host, signal, async () => {
       // Past the host's delay, the slot is held by a request in progress: ask again soon, it frees at its end.
       const poll = Math.max(25, this.delayOf(host));
-      for (let wait; (wait = this.shared.acquireHost(host, this.holdMs)) > 0; ) await sleep(Math.min(wait, poll), undefined, { signal });
+      for (let wait; (wait = this.shared.acquireHost(host, this.holdMs)) > 0; ) {
+        await sleep(Math.min(wait, poll), undefined, { signal }).catch((err: unknown) => {
+          throw signal.aborted ? new HostBusy(host) : err;
+        });
+      }
       try {
         return await fn();
       } finally {
