@@ -1,356 +1,358 @@
-// The coordination layer for many workers on one PostgreSQL crawl (src/store/pg/claims.ts), on a real
-// server started by the test: page leases under concurrent claimers (clients in this process and
-// separate worker processes), leases of a killed worker expiring back to the frontier, per-host
-// slots and the global budget under concurrency.
+// How several crawl workers share one crawl on PostgreSQL (issue 16): SharedCrawl
+// (src/store/pg/shared-crawl.ts) over the coordination tables (src/store/pg/claims.ts), on a real
+// server started by the test. Page leases, the host mutex and the global budget, between two
+// workers of this process and between separate worker processes running the compiled modules.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimBudget, claimHost, claimPage, expireLeases, pgCoordination, release, renew, returnBudget, type ClaimedPage } from '../src/store/pg/claims.js';
-import { pgSchema } from '../src/store/pg/schema.js';
-import { startPostgres, type PgCluster } from './helpers/postgres.js';
+import { openDb, type Db } from '../src/store/db.js';
+import { SharedCrawl } from '../src/store/pg/shared-crawl.js';
+import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 
-const CLAIMS_JS = fileURLToPath(new URL('../dist/src/store/pg/claims.js', import.meta.url));
+// what the worker processes import: the build (npm run build, as `npm test` does first)
+const built = (path: string) => fileURLToPath(new URL(`../dist/src/${path}`, import.meta.url));
+const DB_JS = built('store/db.js');
+const SHARED_JS = built('store/pg/shared-crawl.js');
+const FRONTIER_JS = built('store/frontier.js');
 
 let cluster: PgCluster | undefined;
-let pool: pg.Pool;
+const open: Db[] = [];
 
 beforeAll(async () => {
   cluster = await startPostgres();
-  pool = new pg.Pool({ connectionString: cluster.url, max: 30 });
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    for (const statement of [...pgSchema, ...pgCoordination]) await client.query(statement);
-    await client.query('COMMIT');
-  } finally {
-    client.release();
-  }
 });
 
 afterAll(async () => {
-  await pool?.end();
+  for (const db of open) db.close();
   await cluster?.stop();
 });
+
+/** A fresh crawl database (schema and coordination tables, as `beebot crawl` opens it) and n connections to it. */
+async function crawlDb(n: number): Promise<{ url: string; dbs: Db[] }> {
+  const url = await createDatabase(cluster!);
+  const dbs = Array.from({ length: n }, () => openDb(url));
+  open.push(...dbs);
+  return { url, dbs };
+}
+
+/** Workers A and B of one fresh crawl, each on its own connection; A's leases last leaseA ms. */
+async function twoWorkers(leaseA = 60_000): Promise<{ dbA: Db; dbB: Db; a: SharedCrawl; b: SharedCrawl }> {
+  const { dbs: [dbA, dbB] } = await crawlDb(2);
+  return { dbA: dbA!, dbB: dbB!, a: new SharedCrawl(dbA!, 'A', leaseA), b: new SharedCrawl(dbB!, 'B', 60_000) };
+}
 
 interface Site { id: number; queued: number[] }
 
 /**
- * A site with n pages in plain SQL. Levels are scattered over ids (level = i*7 mod 4), so the
- * frontier order (level, id) differs from id order; every 10th page is already done and must
- * never be claimed. queued: the claimable page ids in frontier order.
+ * A site with n pages. Levels are scattered over ids (level = i*7 mod 4), so the frontier order
+ * (level, id) differs from id order; every 10th page is already done and must never be leased.
+ * queued: the page ids to crawl, in frontier order.
  */
-async function fillSite(n: number): Promise<Site> {
-  const site = await pool.query<{ id: string }>(`INSERT INTO sites (url, added_at) VALUES ('https://site.example/', '2026-11-23T12:00:00Z') RETURNING id`);
-  const id = Number(site.rows[0]!.id);
-  await pool.query(
+function fillSite(db: Db, n: number): Site {
+  const id = db.prepare(`INSERT INTO sites (url, added_at) VALUES ('https://site.example/', '2026-11-23T12:00:00Z') RETURNING id`).pluck().get() as number;
+  db.prepare(
     `INSERT INTO pages (site_id, key, dir, fp, url, level, status)
-     SELECT $1, 'http://site.example/p' || i, 0, i, 'https://site.example/p' || i, (i * 7) % 4, CASE WHEN i % 10 = 0 THEN 'done' ELSE 'queued' END
-       FROM generate_series(1, $2::int) AS i ORDER BY i`,
-    [id, n],
-  );
-  const { rows } = await pool.query<{ id: string }>(`SELECT id FROM pages WHERE site_id = $1 AND status = 'queued' ORDER BY level, id`, [id]);
-  return { id, queued: rows.map((r) => Number(r.id)) };
+     SELECT ?, 'http://site.example/p' || i, 0, i, 'https://site.example/p' || i, (i * 7) % 4, CASE WHEN i % 10 = 0 THEN 'done' ELSE 'queued' END
+       FROM generate_series(1, ?::int) AS i ORDER BY i`,
+  ).run(id, n);
+  const queued = db.prepare(`SELECT id FROM pages WHERE site_id = ? AND status = 'queued' ORDER BY level, id`).pluck().all(id) as number[];
+  return { id, queued };
 }
 
-/** Position of each page in the frontier order, to check that a claimer's pages come in that order. */
-function frontierRank(site: Site): Map<number, number> {
-  return new Map(site.queued.map((id, i) => [id, i]));
-}
+const leases = (db: Db) => db.prepare(`SELECT page_id, worker FROM page_leases ORDER BY page_id`).raw().all() as [number, string][];
+const expiresAt = (db: Db, page: number) => db.prepare(`SELECT expires_at FROM page_leases WHERE page_id = ?`).pluck().get(page) as number;
+const dbNow = (db: Db) => db.prepare(`SELECT (extract(epoch from clock_timestamp()) * 1000)::bigint`).pluck().get() as number;
+const spent = (db: Db) => db.prepare(`SELECT spent FROM budget_spent`).pluck().get() as number;
 
-function expectIncreasing(ids: number[], rank: Map<number, number>): void {
-  const ranks = ids.map((id) => rank.get(id)!);
-  expect(ranks.every((r) => r !== undefined)).toBe(true);
-  for (let i = 1; i < ranks.length; i++) expect(ranks[i]!).toBeGreaterThan(ranks[i - 1]!);
-}
-
-/** n separate connections to the cluster: n concurrent workers. */
-function connectClients(n: number): Promise<pg.Client[]> {
-  return Promise.all(Array.from({ length: n }, async () => {
-    const c = new pg.Client({ connectionString: cluster!.url });
-    await c.connect();
-    return c;
-  }));
+/**
+ * n worker processes running `body` (an ES module's statements, top-level await allowed) with
+ * `db` (openDb of the crawl), `shared` (a SharedCrawl of its own worker name), `SharedCrawl`,
+ * `Frontier` and `sleep` in scope; each writes its result as JSON on stdout. They start their work
+ * together, once every one has connected (a line on stdin), so they really run side by side.
+ */
+async function workers<T>(url: string, n: number, body: string, env: Record<string, string> = {}): Promise<T[]> {
+  for (const js of [DB_JS, SHARED_JS, FRONTIER_JS]) expect(existsSync(js), `${js} missing: run npm run build`).toBe(true);
+  const script = `
+    import { openDb } from ${JSON.stringify(DB_JS)};
+    import { SharedCrawl } from ${JSON.stringify(SHARED_JS)};
+    import { Frontier } from ${JSON.stringify(FRONTIER_JS)};
+    import { setTimeout as sleep } from 'node:timers/promises';
+    const db = openDb(process.env.PG_URL);
+    const shared = new SharedCrawl(db, 'proc-' + process.pid, 60000);
+    process.stdout.write('ready\\n');
+    await new Promise((go) => process.stdin.once('data', go));
+    process.stdin.destroy();
+    ${body}
+    db.close();`;
+  const children = Array.from({ length: n }, () => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, ...env, PG_URL: url },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let onReady: () => void;
+    const ready = new Promise<void>((resolve) => (onReady = resolve));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.startsWith('ready\n')) onReady();
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const result = new Promise<T>((resolve, reject) => child.on('close', (code) => {
+      onReady(); // a worker that died before it was ready fails below, not by hanging the others
+      if (code === 0 && out.startsWith('ready\n')) resolve(JSON.parse(out.slice('ready\n'.length)) as T);
+      else reject(new Error(`worker exited ${code}: ${err}`));
+    }));
+    return { child, ready, result };
+  });
+  await Promise.all(children.map((c) => c.ready));
+  for (const { child } of children) child.stdin.end('go\n');
+  return Promise.all(children.map((c) => c.result));
 }
 
 describe('page leases', () => {
-  it('8 concurrent claimers take every queued page exactly once, each in frontier order', async () => {
-    const site = await fillSite(400);
-    const clients = await connectClients(8);
-    try {
-      const started = performance.now();
-      const claimed = await Promise.all(clients.map(async (c, w) => {
-        const mine: number[] = [];
-        for (let page; (page = await claimPage(c, site.id, `w${w}`, 60_000)); ) {
-          expect(page.siteId).toBe(site.id);
-          mine.push(page.id);
-        }
-        return mine;
-      }));
-      const seconds = (performance.now() - started) / 1000;
-      const all = claimed.flat();
-      console.log(`pg-claims: ${all.length} pages claimed by 8 clients in ${seconds.toFixed(3)} s = ${Math.round(all.length / seconds)} claims/s (per claimer: ${claimed.map((c) => c.length).join(' ')})`);
+  it('a page leased by one worker is not leased by another; released and done, by nobody', async () => {
+    const { dbA, dbB, a, b } = await twoWorkers();
+    const [p, q] = fillSite(dbA, 5).queued as [number, number];
 
-      expect(site.queued.length).toBe(360);
-      expect(all.length).toBe(site.queued.length); // none twice
-      expect(new Set(all)).toEqual(new Set(site.queued)); // every one
-      expect(claimed.filter((c) => c.length > 0).length).toBeGreaterThan(1); // they did run side by side
-      const rank = frontierRank(site);
-      for (const mine of claimed) expectIncreasing(mine, rank);
-      // the database agrees: one lease per page, held by the claimer that got it
-      const leases = await pool.query<{ page_id: string; worker: string }>(`SELECT page_id, worker FROM page_leases WHERE page_id = ANY($1::bigint[])`, [site.queued]);
-      const holder = new Map(leases.rows.map((r) => [Number(r.page_id), r.worker]));
-      expect(holder.size).toBe(site.queued.length);
-      claimed.forEach((mine, w) => mine.forEach((id) => expect(holder.get(id)).toBe(`w${w}`)));
-    } finally {
-      await Promise.all(clients.map((c) => c.end()));
-    }
+    expect(a.soonestExpiry()).toBeNull();
+    expect(a.lease(p)).toBe(true);
+    expect(b.lease(p)).toBe(false);
+    expect(leases(dbB)).toEqual([[p, 'A']]);
+    expect(b.lease(q)).toBe(true);
+    // each counts the other's live lease, not its own
+    expect(a.othersBusy()).toBe(1);
+    expect(b.othersBusy()).toBe(1);
+    const left = a.soonestExpiry()!;
+    expect(left).toBeGreaterThan(59_000);
+    expect(left).toBeLessThanOrEqual(60_000);
+
+    // A commits p (no longer queued) and releases it: leased by nobody again
+    dbA.prepare(`UPDATE pages SET status = 'done' WHERE id = ?`).run(p);
+    a.release(p);
+    expect(leases(dbA)).toEqual([[q, 'B']]);
+    expect(b.othersBusy()).toBe(0);
+    expect(a.othersBusy()).toBe(1);
+    expect(b.lease(p)).toBe(false);
+    expect(a.lease(p)).toBe(false);
+    expect(dbA.prepare(`SELECT id FROM pages WHERE status = 'done'`).pluck().all()).toEqual([p]);
+    expect(a.lease(999_999)).toBe(false); // nor is a page not in the database
+
+    // a lease released while its page is still queued (the worker gave up on it) is free at once
+    b.release(q);
+    expect(leases(dbA)).toEqual([]);
+    expect(a.soonestExpiry()).toBeNull();
+    expect(a.lease(q)).toBe(true);
+    // releasing is the holder's only: B's release does not free A's lease
+    b.release(q);
+    expect(leases(dbA)).toEqual([[q, 'A']]);
   });
 
-  it('8 concurrent workers claim, commit and release 1800 queued pages: each once, none left', async () => {
-    const site = await fillSite(2_000);
-    const clients = await connectClients(8);
-    try {
-      const started = performance.now();
-      const claimed = await Promise.all(clients.map(async (c, w) => {
-        const mine: number[] = [];
-        for (let page; (page = await claimPage(c, site.id, `c${w}`, 60_000)); ) {
-          await c.query(`UPDATE pages SET status = 'done' WHERE id = $1`, [page.id]);
-          expect(await release(c, page.id, `c${w}`)).toBe(true);
-          mine.push(page.id);
-        }
-        return mine;
-      }));
-      const seconds = (performance.now() - started) / 1000;
-      const all = claimed.flat();
-      console.log(`pg-claims: ${all.length} pages claimed, marked done and released by 8 clients in ${seconds.toFixed(3)} s = ${Math.round(all.length / seconds)} pages/s`);
-      expect(all.length).toBe(site.queued.length);
-      expect(new Set(all)).toEqual(new Set(site.queued));
-      const rank = frontierRank(site);
-      for (const mine of claimed) expectIncreasing(mine, rank);
-      const left = await pool.query<{ queued: number }>(`SELECT count(*)::int AS queued FROM pages WHERE site_id = $1 AND status = 'queued'`, [site.id]);
-      expect(left.rows[0]!.queued).toBe(0);
-    } finally {
-      await Promise.all(clients.map((c) => c.end()));
-    }
+  it('an expired lease is taken over by another worker, and the old holder can no longer renew it', async () => {
+    const LEASE = 200; // short, but long enough for the checks made before it runs out on a loaded machine
+    const { dbA, a, b } = await twoWorkers(LEASE);
+    const [p, q] = fillSite(dbA, 3).queued as [number, number];
+
+    expect(a.lease(p)).toBe(true);
+    const first = expiresAt(dbA, p);
+    expect(first - dbNow(dbA)).toBeGreaterThan(0);
+    expect(first - dbNow(dbA)).toBeLessThanOrEqual(LEASE);
+    expect(b.lease(p)).toBe(false); // not yet
+    expect(b.soonestExpiry()).toBeGreaterThan(0);
+    expect(b.soonestExpiry()).toBeLessThanOrEqual(LEASE);
+
+    await sleep(LEASE + 30); // A stalls past its lease
+    expect(dbNow(dbA)).toBeGreaterThanOrEqual(first);
+    expect(b.othersBusy()).toBe(0); // an expired lease is nobody's
+    expect(b.soonestExpiry()).toBeNull();
+    expect(b.lease(p)).toBe(true);
+    expect(leases(dbA)).toEqual([[p, 'B']]);
+    expect(a.renew(p)).toBe(false);
+    a.release(p); // a late release by A leaves B's lease alone
+    expect(leases(dbA)).toEqual([[p, 'B']]);
+    expect(b.renew(p)).toBe(true);
+    expect(a.othersBusy()).toBe(1);
+
+    // renew extends the lease from now: a renewed lease outlives its first expiry
+    expect(a.lease(q)).toBe(true);
+    const before = expiresAt(dbA, q);
+    await sleep(50);
+    expect(a.renew(q)).toBe(true);
+    const after = expiresAt(dbA, q);
+    expect(after).toBeGreaterThanOrEqual(before + 49);
+    expect(after - dbNow(dbA)).toBeLessThanOrEqual(LEASE);
+    // a lease that ran out but was not taken over can still be renewed by its holder
+    await sleep(LEASE + 30);
+    expect(a.renew(q)).toBe(true);
+    expect(b.lease(q)).toBe(false);
   });
 
-  it('3 worker processes (claim, mark done, release) share a site: every page once, none twice', async () => {
-    expect(existsSync(CLAIMS_JS), `${CLAIMS_JS} missing: run npm run build`).toBe(true);
-    const site = await fillSite(300);
-    // a real worker's cycle on the compiled module: claim, commit the page, release its lease
-    const script = `
-      import pg from 'pg';
-      import { claimPage, release } from ${JSON.stringify(CLAIMS_JS)};
-      const client = new pg.Client({ connectionString: process.env.PG_URL });
-      await client.connect();
-      const worker = 'proc-' + process.pid;
+  it('4 worker processes (frontier pick, lease, mark done, release) share a site: every page leased and done exactly once', async () => {
+    const { url, dbs: [db] } = await crawlDb(1);
+    const site = fillSite(db!, 400);
+    // a worker's cycle as the crawl's: the frontier's next page free of a live lease, lease it, commit, release
+    const claimed = await workers<{ ids: number[]; lost: number }>(url, 4, `
+      const frontier = new Frontier(db, false, true);
+      const done = db.prepare("UPDATE pages SET status = 'done' WHERE id = ? AND status = 'queued'");
       const ids = [];
-      for (let page; (page = await claimPage(client, Number(process.env.SITE), worker, 60000)); ) {
-        await client.query("UPDATE pages SET status = 'done' WHERE id = $1", [page.id]);
-        if (!(await release(client, page.id, worker))) throw new Error('lease lost: ' + page.id);
+      let lost = 0;
+      for (let page; (page = frontier.nextPage(Number(process.env.SITE), 1e9)); ) {
+        if (!shared.lease(page.id)) { lost++; continue; } // another worker took it first
+        if (done.run(page.id).changes !== 1) throw new Error('page done twice: ' + page.id);
+        shared.release(page.id);
         ids.push(page.id);
       }
-      await client.end();
-      process.stdout.write(JSON.stringify(ids));`;
-    const run = () => new Promise<number[]>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-        cwd: fileURLToPath(new URL('..', import.meta.url)),
-        env: { ...process.env, PG_URL: cluster!.url, SITE: String(site.id) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`worker exited ${code}: ${err}`))));
-    });
-    const claimed = await Promise.all([run(), run(), run()]);
-    const all = claimed.flat();
-    expect(all.length).toBe(site.queued.length);
-    expect(new Set(all)).toEqual(new Set(site.queued));
-    expect(claimed.filter((c) => c.length > 0).length).toBeGreaterThan(1);
-    const rank = frontierRank(site);
-    for (const mine of claimed) expectIncreasing(mine, rank);
-    const left = await pool.query<{ queued: number; leases: number }>(
-      `SELECT (SELECT count(*) FROM pages WHERE site_id = $1 AND status = 'queued')::int AS queued,
-              (SELECT count(*) FROM page_leases l JOIN pages p ON p.id = l.page_id WHERE p.site_id = $1)::int AS leases`,
-      [site.id],
-    );
-    expect(left.rows[0]).toEqual({ queued: 0, leases: 0 });
-  });
+      process.stdout.write(JSON.stringify({ ids, lost }));`, { SITE: String(site.id) });
 
-  it('a killed worker\'s lease returns its page to the frontier when it expires, not before', async () => {
-    const site = await fillSite(4); // four queued pages, levels 3, 2, 1, 0: frontier order p4, p3, p2, p1
-    const [first, second] = site.queued;
-    const killed = await claimPage(pool, site.id, 'killed', 5_000, { now: 1_000 });
-    expect(killed).toMatchObject({ id: first, expiresAt: 6_000 });
-    // the killed worker never releases. Before expiry another worker gets the next page, not that one
-    const early = await claimPage(pool, site.id, 'other', 5_000, { now: 5_999 });
-    expect(early?.id).toBe(second);
-    // at expiry the page is free again, and first in the frontier order
-    const late = await claimPage(pool, site.id, 'other', 5_000, { now: 6_000 });
-    expect(late).toMatchObject({ id: first, expiresAt: 11_000 });
-    // the old holder has lost it: it can neither renew nor release the new holder's lease
-    expect(await renew(pool, first!, 'killed', 5_000, 6_001)).toBe(false);
-    expect(await release(pool, first!, 'killed')).toBe(false);
-    expect(await renew(pool, first!, 'other', 5_000, 7_000)).toBe(true);
-    const lease = await pool.query<{ worker: string; expires_at: string }>(`SELECT worker, expires_at FROM page_leases WHERE page_id = $1`, [first]);
-    expect(lease.rows).toEqual([{ worker: 'other', expires_at: '12000' }]);
-    // a renewed lease holds past its first expiry (11_000); second's (10_999) has run out
-    const third = [];
-    for (let page; (page = await claimPage(pool, site.id, 'third', 5_000, { now: 11_500 })); ) third.push(page.id);
-    expect(third).toEqual([second, site.queued[2], site.queued[3]]);
-    // housekeeping drops only expired leases: first's (12_000), not the three of 'third' (16_500)
-    expect(await expireLeases(pool, 16_000)).toBe(1);
-    expect(await release(pool, first!, 'other')).toBe(false); // already gone
-    expect(await claimPage(pool, site.id, 'fourth', 5_000, { now: 16_000 })).toMatchObject({ id: first });
-  });
-
-  it('a worker process killed with kill -9 loses nothing: its page is claimable once the lease (database clock) runs out', async () => {
-    expect(existsSync(CLAIMS_JS), `${CLAIMS_JS} missing: run npm run build`).toBe(true);
-    const site = await fillSite(2); // two queued pages
-    const script = `
-      import pg from 'pg';
-      import { claimPage } from ${JSON.stringify(CLAIMS_JS)};
-      const client = new pg.Client({ connectionString: process.env.PG_URL });
-      await client.connect();
-      const page = await claimPage(client, Number(process.env.SITE), 'doomed', 1500);
-      process.stdout.write(JSON.stringify(page) + '\\n');
-      setInterval(() => {}, 1000); // "fetching" forever`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      env: { ...process.env, PG_URL: cluster!.url, SITE: String(site.id) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const held = await new Promise<ClaimedPage>((resolve) => child.stdout.setEncoding('utf8').once('data', (d: string) => resolve(JSON.parse(d) as ClaimedPage)));
-    const exited = new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-    child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
-    expect(held.id).toBe(site.queued[0]);
-    const killedAt = Date.now();
-    // before expiry: the other page, then nothing
-    const other = await claimPage(pool, site.id, 'survivor', 60_000);
-    expect(other?.id).toBe(site.queued[1]);
-    expect(await claimPage(pool, site.id, 'survivor', 60_000)).toBeNull();
-    // after expiry: the killed worker's page
-    let back: ClaimedPage | null = null;
-    while (!back && Date.now() - killedAt < 10_000) {
-      await new Promise((r) => setTimeout(r, 100));
-      back = await claimPage(pool, site.id, 'survivor', 60_000);
-    }
-    expect(back?.id).toBe(held.id);
-    expect(back!.expiresAt).toBeGreaterThan(held.expiresAt);
-    const { rows } = await pool.query<{ now: string }>(`SELECT (extract(epoch from clock_timestamp()) * 1000)::bigint AS now`);
-    expect(Number(rows[0]!.now)).toBeGreaterThanOrEqual(held.expiresAt);
-  });
-
-  it('a page whose lease another worker is writing right now is skipped, not waited for', async () => {
-    const site = await fillSite(3);
-    const [first, second] = site.queued;
-    // another worker's lease on the first page, inserted but not yet committed: invisible to the
-    // claim's snapshot, but its foreign key holds a share lock on the page row until it commits,
-    // so SKIP LOCKED passes the page over instead of queueing behind that worker
-    const other = await pool.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(`INSERT INTO page_leases (page_id, worker, expires_at) VALUES ($1, 'other', 9e15)`, [first]);
-      expect((await claimPage(pool, site.id, 'late', 60_000))?.id).toBe(second);
-      await other.query('COMMIT');
-    } finally {
-      other.release();
-    }
-    const { rows } = await pool.query<{ page_id: string; worker: string }>(`SELECT page_id, worker FROM page_leases WHERE page_id = ANY($1::bigint[]) ORDER BY worker`, [[first, second]]);
-    expect(rows).toEqual([{ page_id: String(second), worker: 'late' }, { page_id: String(first), worker: 'other' }]);
-  });
-
-  it('8 concurrent claimers taking over expired leases get each page once', async () => {
-    const site = await fillSite(200);
-    // every page was held by a worker that died: all leases expired at 1_000
-    await pool.query(`INSERT INTO page_leases (page_id, worker, expires_at) SELECT unnest($1::bigint[]), 'dead', 1000`, [site.queued]);
-    const claimed = await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-      const mine: number[] = [];
-      for (let page; (page = await claimPage(pool, site.id, `t${w}`, 5_000, { now: 2_000 })); ) mine.push(page.id);
-      return mine;
-    }));
-    const all = claimed.flat();
-    expect(all.length).toBe(site.queued.length);
-    expect(new Set(all)).toEqual(new Set(site.queued));
-    const rank = frontierRank(site);
-    for (const mine of claimed) expectIncreasing(mine, rank);
-    const { rows } = await pool.query<{ dead: number }>(`SELECT count(*)::int AS dead FROM page_leases WHERE worker = 'dead'`);
-    expect(rows[0]!.dead).toBe(0);
-  });
-
-  it('respects maxLevel as the frontier does', async () => {
-    const site = await fillSite(9);
-    const levels = await pool.query<{ id: string; level: string }>(`SELECT id, level FROM pages WHERE site_id = $1 AND status = 'queued' ORDER BY level, id`, [site.id]);
-    const upTo1 = levels.rows.filter((r) => Number(r.level) <= 1).map((r) => Number(r.id));
-    const got: number[] = [];
-    for (let page; (page = await claimPage(pool, site.id, 'w', 60_000, { maxLevel: 1 })); ) got.push(page.id);
-    expect(upTo1.length).toBeGreaterThan(0);
-    expect(got).toEqual(upTo1);
+    const all = claimed.flatMap((c) => c.ids);
+    console.log(`pg-claims: ${all.length} pages by 4 processes (per process: ${claimed.map((c) => c.ids.length).join(' ')}; leases lost to another: ${claimed.map((c) => c.lost).join(' ')})`);
+    expect(site.queued.length).toBe(360);
+    expect(all.length).toBe(site.queued.length); // none twice
+    expect(new Set(all)).toEqual(new Set(site.queued)); // every one
+    expect(claimed.filter((c) => c.ids.length > 0).length).toBeGreaterThan(1); // they did run side by side
+    // each worker's pages come in frontier order (no page came back)
+    const rank = new Map(site.queued.map((id, i) => [id, i]));
+    for (const { ids } of claimed) for (let i = 1; i < ids.length; i++) expect(rank.get(ids[i]!)!).toBeGreaterThan(rank.get(ids[i - 1]!)!);
+    expect(db!.prepare(`SELECT count(*) FROM pages WHERE status = 'queued'`).pluck().get()).toBe(0);
+    expect(leases(db!)).toEqual([]);
   });
 });
 
-describe('host slots', () => {
-  it('20 concurrent claims with a 1000 ms delay get 20 distinct slots exactly 1000 ms apart', async () => {
-    const now = 1_000_000;
-    const slots = await Promise.all(Array.from({ length: 20 }, () => claimHost(pool, 'busy.example', 1_000, now)));
-    const at = slots.map((s) => s.at).sort((a, b) => a - b);
-    expect(at).toEqual(Array.from({ length: 20 }, (_, i) => now + i * 1_000));
-    for (const s of slots) expect(s.waitMs).toBe(s.at - now);
-    const row = await pool.query<{ next_at: string }>(`SELECT next_at FROM host_slots WHERE host = 'busy.example'`);
-    expect(row.rows[0]!.next_at).toBe(String(now + 20_000));
-    // an idle host's next slot is now; other hosts are independent
-    expect(await claimHost(pool, 'busy.example', 1_000, now + 60_000)).toEqual({ at: now + 60_000, waitMs: 0 });
-    expect(await claimHost(pool, 'quiet.example', 1_000, now)).toEqual({ at: now, waitMs: 0 });
-    // without a virtual time the database clock is used: a first claim is due at once
-    const real = await claimHost(pool, 'clock.example', 500);
-    expect(real.waitMs).toBe(0);
-    expect(Math.abs(real.at - Date.now())).toBeLessThan(5_000);
-    expect((await claimHost(pool, 'clock.example', 500)).at).toBe(real.at + 500);
+describe('host mutex', () => {
+  it('one holder at a time; after release the next waits the delay', async () => {
+    const { a, b } = await twoWorkers();
+
+    expect(a.acquireHost('h.example', 5_000)).toBe(0);
+    const held = b.acquireHost('h.example', 5_000);
+    expect(held).toBeGreaterThan(4_000); // until A's hold runs out, at the latest
+    expect(held).toBeLessThanOrEqual(5_000);
+    expect(a.acquireHost('h.example', 5_000)).toBeGreaterThan(4_000); // not reentrant either
+    expect(b.acquireHost('other.example', 5_000)).toBe(0); // hosts are independent
+
+    a.releaseHost('h.example', 100);
+    const released = performance.now();
+    const wait = b.acquireHost('h.example', 5_000);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(100);
+    let w = wait;
+    while (w > 0) {
+      await sleep(Math.min(w, 10));
+      w = b.acquireHost('h.example', 5_000);
+    }
+    expect(performance.now() - released).toBeGreaterThanOrEqual(98);
+    expect(a.acquireHost('h.example', 5_000)).toBeGreaterThan(4_000); // B has it now
+
+    // a delay of 0 frees the host at once
+    b.releaseHost('h.example', 0);
+    expect(a.acquireHost('h.example', 5_000)).toBe(0);
+  });
+
+  it('a holder that dies keeps the host only until its hold runs out', async () => {
+    const { a, b } = await twoWorkers();
+    expect(a.acquireHost('h.example', 200)).toBe(0);
+    const wait = b.acquireHost('h.example', 5_000);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(200);
+    await sleep(wait + 5);
+    expect(b.acquireHost('h.example', 5_000)).toBe(0);
+  });
+
+  it('4 worker processes on one host never overlap, and each request starts at least the delay after the one before ended', async () => {
+    const { url } = await crawlDb(1);
+    const DELAY = 30;
+    const HOLD = 10;
+    const spans = (await workers<[number, number][]>(url, 4, `
+      const spans = [];
+      for (let i = 0; i < 8; i++) {
+        for (let w; (w = shared.acquireHost('one.example', 5000)) > 0; ) await sleep(Math.min(w, 5));
+        const start = Date.now();
+        await sleep(${HOLD}); // the request
+        const end = Date.now();
+        shared.releaseHost('one.example', ${DELAY});
+        spans.push([start, end]);
+      }
+      process.stdout.write(JSON.stringify(spans));`)).flat().sort((x, y) => x[0] - y[0]);
+
+    expect(spans.length).toBe(32);
+    const gaps = spans.slice(1).map((s, i) => s[0] - spans[i]![1]);
+    console.log(`pg-claims: 32 requests on one host by 4 processes, gaps ${Math.min(...gaps)}–${Math.max(...gaps)} ms (delay ${DELAY})`);
+    // the clocks: Date.now() in the workers, the database's rounded to the ms
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(DELAY - 2);
   });
 });
 
 describe('global budget', () => {
-  it('concurrent claims never grant more than the budget in total', async () => {
-    await pool.query(`INSERT INTO settings (key, value) VALUES ('budget', '100') ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
-    await pool.query(`UPDATE budget_spent SET spent = 0`);
-    const grants = (await Promise.all(Array.from({ length: 25 }, async () => {
-      const mine: number[] = [];
-      for (let g; (g = await claimBudget(pool, 7)) > 0; ) mine.push(g);
-      return mine;
-    }))).flat();
-    expect(grants.reduce((a, b) => a + b, 0)).toBe(100);
-    expect(grants.every((g) => g >= 1 && g <= 7)).toBe(true);
-    expect(grants.filter((g) => g < 7).length).toBeLessThanOrEqual(1); // only the last claim is cut short
-    expect(await claimBudget(pool, 1)).toBe(0);
-    // pages a worker did not pull go back, and only those
-    await returnBudget(pool, 3);
-    expect(await claimBudget(pool, 5)).toBe(3);
-    // no budget ('none'): every claim is granted in full
-    await pool.query(`UPDATE settings SET value = 'none' WHERE key = 'budget'`);
-    expect(await claimBudget(pool, 50)).toBe(50);
+  it('6 worker processes taking pages of a budget of 100 at once get exactly 100 in total, round after round', async () => {
+    const { url, dbs: [db] } = await crawlDb(1);
+    db!.prepare(`INSERT INTO settings (key, value) VALUES ('budget', '100')`).run();
+    db!.exec(`CREATE TABLE budget_rounds (round INT, worker TEXT, n INT); CREATE TABLE budget_resets (round INT PRIMARY KEY, spent BIGINT)`);
+    // A grant too many can only happen at the end of the budget, where they race for the last
+    // pages: so many rounds, the workers meeting between them. Each takes until refused and
+    // records its grants; once all have, the first to get there records the spent count and
+    // starts the next round from 0 (the others' insert waits for its commit, then does nothing).
+    const ROUNDS = 20;
+    await workers<null>(url, 6, `
+      const record = db.prepare('INSERT INTO budget_rounds (round, worker, n) VALUES (?, ?, ?)');
+      const arrived = db.prepare('SELECT count(*) FROM budget_rounds WHERE round = ?').pluck();
+      const reset = db.prepare('INSERT INTO budget_resets (round, spent) SELECT ?, spent FROM budget_spent ON CONFLICT DO NOTHING');
+      const zero = db.prepare('UPDATE budget_spent SET spent = 0');
+      for (let round = 0; round < ${ROUNDS}; round++) {
+        let n = 0;
+        while (shared.takeBudget()) n++;
+        record.run(round, shared.worker, n);
+        while (arrived.get(round) < 6) await sleep(2);
+        db.transaction(() => { if (reset.run(round).changes === 1) zero.run(); })();
+      }
+      process.stdout.write('null');`);
+
+    const rounds = db!.prepare(
+      `SELECT r.round, sum(g.n)::int, r.spent, count(*) FILTER (WHERE g.n > 0)::int FROM budget_resets r JOIN budget_rounds g ON g.round = r.round
+        GROUP BY r.round, r.spent ORDER BY r.round`,
+    ).raw().all() as [number, number, number, number][];
+    // each round: 100 granted in all, and 100 counted
+    expect(rounds.map(([round, granted, counted]) => [round, granted, counted])).toEqual(Array.from({ length: ROUNDS }, (_, round) => [round, 100, 100]));
+    // and they did race for them: in most rounds more than one worker got some
+    expect(rounds.filter(([, , , takers]) => takers > 1).length).toBeGreaterThan(ROUNDS / 2);
   });
 
-  it('starts counting at the pulls the database already holds', async () => {
-    // a database that has crawled already (3 fetches) gets its coordination tables later
-    await pool.query('CREATE DATABASE crawled');
-    const c = new pg.Client({ connectionString: cluster!.url.replace(/\/postgres$/, '/crawled') });
-    await c.connect();
-    try {
-      for (const statement of pgSchema) await c.query(statement);
-      await c.query(`INSERT INTO settings (key, value) VALUES ('budget', '5')`);
-      await c.query(`INSERT INTO sites (url, added_at) VALUES ('https://a.example/', 'x')`);
-      await c.query(`INSERT INTO pages (site_id, key, dir, fp, url, level) VALUES (1, 'http://a.example/', 0, 0, 'https://a.example/', 0)`);
-      await c.query(`INSERT INTO fetches (site_id, page_id, reward, ms, at) SELECT 1, 1, 0, 10, 'x' FROM generate_series(1, 3)`);
-      for (const statement of pgCoordination) await c.query(statement);
-      expect((await c.query(`SELECT spent FROM budget_spent`)).rows).toEqual([{ spent: '3' }]);
-      expect(await claimBudget(c, 10)).toBe(2);
-    } finally {
-      await c.end();
-    }
+  it('returnBudget gives one back; recountBudget counts the fetches and the live leases; no budget is no limit', async () => {
+    const { dbs: [db] } = await crawlDb(1);
+    const site = fillSite(db!, 8);
+    const w = new SharedCrawl(db!, 'W', 60_000);
+    db!.prepare(`INSERT INTO settings (key, value) VALUES ('budget', '3')`).run();
+    expect([w.takeBudget(), w.takeBudget(), w.takeBudget(), w.takeBudget()]).toEqual([true, true, true, false]);
+    expect(spent(db!)).toBe(3);
+    w.returnBudget();
+    expect(spent(db!)).toBe(2);
+    expect(w.takeBudget()).toBe(true);
+    expect(w.takeBudget()).toBe(false);
+    // nothing to give back below zero
+    db!.prepare(`UPDATE budget_spent SET spent = 0`).run();
+    w.returnBudget();
+    expect(spent(db!)).toBe(0);
+
+    // 2 pulls made, 2 live leases (pages being fetched) and 1 expired one (a killed worker's page, queued again)
+    const [p1, p2, p3, p4] = site.queued as [number, number, number, number];
+    db!.prepare(`INSERT INTO fetches (site_id, page_id, reward, ms, at) VALUES (?, ?, 0, 10, 'x'), (?, ?, 0, 10, 'x')`).run(site.id, p1, site.id, p2);
+    expect(w.lease(p3)).toBe(true);
+    expect(new SharedCrawl(db!, 'V', 60_000).lease(p4)).toBe(true);
+    db!.prepare(`INSERT INTO page_leases (page_id, worker, expires_at) VALUES (?, 'dead', 1000)`).run(site.queued[4]);
+    db!.prepare(`UPDATE budget_spent SET spent = 3`).run(); // 3 granted, one of them to the dead worker
+    w.recountBudget();
+    expect(spent(db!)).toBe(4);
+    expect(w.takeBudget()).toBe(false); // budget 3, 4 counted
+    db!.prepare(`UPDATE settings SET value = '6' WHERE key = 'budget'`).run();
+    expect([w.takeBudget(), w.takeBudget(), w.takeBudget()]).toEqual([true, true, false]);
+
+    // 'none', or no budget setting at all: every take is granted, and counted
+    db!.prepare(`UPDATE settings SET value = 'none' WHERE key = 'budget'`).run();
+    for (let i = 0; i < 10; i++) expect(w.takeBudget()).toBe(true);
+    expect(spent(db!)).toBe(16);
+    db!.prepare(`DELETE FROM settings WHERE key = 'budget'`).run();
+    expect(w.takeBudget()).toBe(true);
+    expect(spent(db!)).toBe(17);
   });
 });

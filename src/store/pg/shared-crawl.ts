@@ -3,6 +3,9 @@ import type { Db, Statement } from '../db-types.js';
 /** The database clock in epoch ms: workers on machines whose clocks disagree still agree on expiries and slots. */
 const NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
+/** One page of the budget if any is left (t.total null: no budget), computed on the row being updated. */
+const GRANT = `CASE WHEN t.total IS NULL OR b.spent < t.total THEN 1 ELSE 0 END`;
+
 /**
  * What one crawl worker needs to share a crawl with the others on one PostgreSQL database
  * (issue 16), each call one statement over the coordination tables (claims.ts):
@@ -38,12 +41,12 @@ export class SharedCrawl {
       ).pluck(),
       wait: db.prepare(`SELECT greatest(next_at - ${NOW}, 1) FROM host_slots WHERE host = ?`).pluck(),
       done: db.prepare(`UPDATE host_slots SET next_at = ${NOW} + ? WHERE host = ?`),
+      // The grant is computed on b.spent, the row being updated: when a concurrent grant commits
+      // first, PostgreSQL re-checks the update on the latest row version, so this one sees that grant.
+      // (A count read anywhere else in the statement comes from its snapshot and may be stale.)
       budget: db.prepare(
-        `UPDATE budget_spent b SET spent = b.spent + g.n, last_grant = g.n
-           FROM (SELECT CASE WHEN t.total IS NULL THEN 1 ELSE least(1, greatest(t.total - s.spent, 0)) END AS n
-                   FROM budget_spent s,
-                        (SELECT (SELECT CASE WHEN value = 'none' THEN NULL ELSE value::bigint END FROM settings WHERE key = 'budget') AS total) t
-                  WHERE s.id = 1) g
+        `UPDATE budget_spent b SET spent = b.spent + ${GRANT}, last_grant = ${GRANT}
+           FROM (SELECT (SELECT CASE WHEN value = 'none' THEN NULL ELSE value::bigint END FROM settings WHERE key = 'budget') AS total) t
           WHERE b.id = 1 RETURNING b.last_grant`,
       ).pluck(),
       giveBack: db.prepare(`UPDATE budget_spent SET spent = greatest(spent - 1, 0) WHERE id = 1`),
