@@ -24,7 +24,7 @@ export function program(): Command {
   const p = new Command('beebot')
     .description('Adaptive crawler that collects the external links of a set of websites')
     .version(VERSION)
-    .addOption(new Option('--db <file>', 'database file').env('BEEBOT_DB').default('./beebot.db'))
+    .addOption(new Option('--db <file|url>', 'database: a SQLite file, or postgres://user@host:port/dbname (one crawl shared by every worker on it)').env('BEEBOT_DB').default('./beebot.db'))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   for (const make of [

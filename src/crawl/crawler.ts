@@ -196,7 +196,9 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   // this run's picks in pick order (in-flight ones count as pulled). With one worker the two
   // orders are the same, so a resumed crawl sees exactly what an uninterrupted one saw.
   const picks = history;
-  const oneAtATime = s.concurrency <= 1;
+  // Shared: other workers are fetching too, so a site whose host is busy is skipped, as with several pullers here.
+  const oneAtATime = s.concurrency <= 1 && !shared;
+  let heldHosts = new Map<string, number>(); // shared: hosts in another worker's request or delay → ms left
   const nextPage = new Map<number, FrontierPage | undefined>();
   /**
    * A shared crawl: what every worker has done so far, from the database, before each pick. The
@@ -212,6 +214,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
       if (site) Object.assign(site, { pulls: x.pulls, rewardSum: x.rewardSum, rewardMax: x.rewardMax, unavailable: x.unavailable });
     }
     nextPage.clear();
+    heldHosts = shared.heldHosts();
   };
   const pageFor = (id: number) => {
     if (!nextPage.has(id)) {
@@ -254,7 +257,10 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   // With several workers a site whose host is in its politeness delay is skipped for this pick
   // (another site is crawled meanwhile); with one worker the policy's choice is waited for.
   const capped = (x: Site) => s['max-pages-per-site'] !== null && x.pulls >= s['max-pages-per-site'];
-  const delayOf = (id: number) => gate.waitMs(new URL(pageFor(id)!.url).host);
+  const delayOf = (id: number) => {
+    const host = new URL(pageFor(id)!.url).host;
+    return Math.max(gate.waitMs(host), heldHosts.get(host) ?? 0);
+  };
   const soonestDelay = (): number | null => {
     let soonest: number | null = null;
     for (const x of sites.values()) {
@@ -385,6 +391,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
         let delayed = soonestDelay();
         // Shared: pages other workers hold may add links, or come back when a killed worker's lease runs out.
         if (shared && delayed === null && shared.othersBusy() > 0) delayed = Math.min(200, Math.max(1, shared.soonestExpiry() ?? 200));
+        // Shared: a host held by another worker's request frees at its end, sooner than its hold says.
+        if (shared && delayed !== null) delayed = Math.min(delayed, 200);
         if (inFlight.size === 0 && delayed === null) return; // nothing open or pending: every site is exhausted
         const woken = new Promise<void>((r) => waiters.push(r));
         await (delayed === null ? woken : Promise.race([woken, sleep(delayed)]));

@@ -41,6 +41,7 @@ export class SharedCrawl {
       ).pluck(),
       wait: db.prepare(`SELECT greatest(next_at - ${NOW}, 1) FROM host_slots WHERE host = ?`).pluck(),
       done: db.prepare(`UPDATE host_slots SET next_at = ${NOW} + ? WHERE host = ?`),
+      held: db.prepare(`SELECT host, next_at - ${NOW} FROM host_slots WHERE next_at > ${NOW}`).raw(),
       // The grant is computed on b.spent, the row being updated: when a concurrent grant commits
       // first, PostgreSQL re-checks the update on the latest row version, so this one sees that grant.
       // (A count read anywhere else in the statement comes from its snapshot and may be stale.)
@@ -83,6 +84,11 @@ export class SharedCrawl {
   acquireHost(host: string, holdMs: number): number {
     if (this.s.acquire!.get(host, holdMs) !== undefined) return 0;
     return (this.s.wait!.get(host) as number | undefined) ?? 1;
+  }
+
+  /** Hosts not free now (a request in progress, or its delay), with the ms until they may be (at most: a live request frees it sooner). */
+  heldHosts(): Map<string, number> {
+    return new Map(this.s.held!.all() as [string, number][]);
   }
 
   /** The request ended: the host is free again after its delay. */
