@@ -1,8 +1,8 @@
-import type { Db } from './db.js';
+import { dialect, type Db } from './db.js';
 import type { FrontierPage } from './frontier.js';
 import type { Appearance } from '../watch/appearance.js';
 import type { Check } from '../watch/schedule.js';
-import type { RefreshLogAction } from './refreshes.js';
+import { inJsonIds, type RefreshLogAction } from './refreshes.js';
 import type { Validators } from '../crawl/fetch-page.js';
 
 /**
@@ -53,6 +53,8 @@ export class WatchStore {
   private s;
 
   constructor(private db: Db) {
+    // @sites: a JSON array of site ids, or NULL for all (typed on PostgreSQL, which cannot tell the type of a parameter only tested for NULL)
+    const inSites = (column: string) => `(${dialect(db, { sqlite: '@sites', pg: '@sites::jsonb' })} IS NULL OR ${inJsonIds(db, column, '@sites')})`;
     this.s = {
       hub: db.prepare(`SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id WHERE h.page_id = ?`),
       add: db.prepare(
@@ -65,12 +67,12 @@ export class WatchStore {
       // watch_due walks in order.
       dueNew: db.prepare(
         `SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id
-          WHERE h.removed_at IS NULL AND h.next_check IS NULL AND (@sites IS NULL OR h.site_id IN (SELECT value FROM json_each(@sites)))
+          WHERE h.removed_at IS NULL AND h.next_check IS NULL AND ${inSites('h.site_id')}
           ORDER BY h.page_id LIMIT 1`,
       ),
       due: db.prepare(
         `SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id
-          WHERE h.removed_at IS NULL AND h.next_check IS NOT NULL AND (@sites IS NULL OR h.site_id IN (SELECT value FROM json_each(@sites)))
+          WHERE h.removed_at IS NULL AND h.next_check IS NOT NULL AND ${inSites('h.site_id')}
           ORDER BY h.next_check, h.page_id LIMIT 1`,
       ),
       list: db.prepare(
@@ -84,11 +86,15 @@ export class WatchStore {
       newPages: db.prepare(`SELECT d.url FROM edges e JOIN pages d ON d.id = e.dst WHERE e.src = ? AND e.found_at >= ? AND e.found_at <= ? AND e.gone_at IS NULL AND e.dst <> e.src`).pluck(),
       newExternal: db.prepare(`SELECT url FROM external_links WHERE page_id = ? AND found_at >= ? AND found_at <= ? AND gone_at IS NULL`).pluck(),
       lastRead: db.prepare(
-        `SELECT max(coalesce(p.fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id ORDER BY seq DESC LIMIT 1), '')) FROM pages p WHERE p.id = ?`,
+        `SELECT ${dialect(db, { sqlite: 'max', pg: 'greatest' })}(coalesce(p.fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id ORDER BY seq DESC LIMIT 1), '')) FROM pages p WHERE p.id = ?`,
       ).pluck(),
       item: db.prepare(
-        `INSERT OR IGNORE INTO watch_items (hub_id, kind, url, grp, found_at, from_t, to_t, point, source)
+        dialect(db, {
+          sqlite: `INSERT OR IGNORE INTO watch_items (hub_id, kind, url, grp, found_at, from_t, to_t, point, source)
          VALUES (@hub, @kind, @url, @group, @found, @from, @to, @point, @source)`,
+          pg: `INSERT INTO watch_items (hub_id, kind, url, grp, found_at, from_t, to_t, point, source)
+         VALUES (@hub, @kind, @url, @group, @found, @from, @to, @point, @source) ON CONFLICT DO NOTHING`,
+        }),
       ),
       check: db.prepare(
         `INSERT INTO watch_checks (hub_id, at, action, http_status, new_items, next_check, schedule, etag, last_modified)
@@ -104,7 +110,7 @@ export class WatchStore {
       // refresh reads for the first time has all its links "added" and is no hub for that.
       refreshHubs: db.prepare(
         `SELECT DISTINCT r.page_id FROM refreshes r JOIN pages p ON p.id = r.page_id
-          WHERE r.links_added > 0 AND p.status = 'done' AND (@sites IS NULL OR p.site_id IN (SELECT value FROM json_each(@sites)))
+          WHERE r.links_added > 0 AND p.status = 'done' AND ${inSites('p.site_id')}
             AND (EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = r.page_id)
                  OR EXISTS (SELECT 1 FROM refreshes q WHERE q.page_id = r.page_id AND q.seq < r.seq AND q.action IN ('keep', 'replace')))
             AND NOT EXISTS (SELECT 1 FROM watch_hubs h WHERE h.page_id = r.page_id)`,
