@@ -68,7 +68,6 @@ export class RefreshLog {
         `INSERT INTO refresh_runs (gen, started_at, kind, schedule, sites, budget_ms, delta, value, cost_a, cost_b)
          VALUES ((SELECT coalesce(max(gen), 0) + 1 FROM refresh_runs), ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING gen`,
       ).pluck(),
-      genLock: db.prepare('SELECT pg_advisory_xact_lock(?)'),
       run: db.prepare(`SELECT schedule, sites, budget_ms AS budgetMs, delta, value, cost_a AS a, cost_b AS b FROM refresh_runs WHERE gen = ?`),
       finish: db.prepare(`UPDATE refresh_runs SET finished_at = ? WHERE gen = ?`),
       // Page order (discovery order) so a resumed run goes on where the stopped one was.
@@ -110,7 +109,7 @@ export class RefreshLog {
   private startRun(...args: unknown[]): number {
     if (this.db.kind === 'sqlite') return this.s.start.get(...args) as number;
     return this.db.transaction(() => {
-      this.s.genLock.get(GEN_LOCK);
+      this.db.prepare('SELECT pg_advisory_xact_lock(?)').get(GEN_LOCK);
       return this.s.start.get(...args) as number;
     })();
   }

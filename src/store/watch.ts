@@ -58,9 +58,15 @@ export class WatchStore {
     this.s = {
       hub: db.prepare(`SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id WHERE h.page_id = ?`),
       add: db.prepare(
-        `INSERT INTO watch_hubs (page_id, site_id, grp, added, added_at) VALUES (@id, @site, @grp, @added, @at)
+        dialect(db, {
+          sqlite: `INSERT INTO watch_hubs (page_id, site_id, grp, added, added_at) VALUES (@id, @site, @grp, @added, @at)
          ON CONFLICT (page_id) DO UPDATE SET removed_at = NULL, added = CASE WHEN @added = 'manual' THEN 'manual' ELSE added END
          WHERE @added = 'manual' OR removed_at IS NULL`,
+          // the existing row's columns named by its table: PostgreSQL finds a bare name ambiguous (excluded has it too)
+          pg: `INSERT INTO watch_hubs (page_id, site_id, grp, added, added_at) VALUES (@id, @site, @grp, @added, @at)
+         ON CONFLICT (page_id) DO UPDATE SET removed_at = NULL, added = CASE WHEN @added = 'manual' THEN 'manual' ELSE watch_hubs.added END
+         WHERE @added = 'manual' OR watch_hubs.removed_at IS NULL`,
+        }),
       ),
       remove: db.prepare(`UPDATE watch_hubs SET removed_at = ?, next_check = NULL WHERE page_id = ? AND removed_at IS NULL`),
       // The earliest due first: hubs never checked (NULL, due now), then by next check, which
