@@ -4,33 +4,13 @@
 // must be the same, timings and clock times aside.
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDb } from '../src/store/db.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
+import { rows } from './helpers/read-db.js';
 import { conditionalSite, type Page } from './helpers/conditional-site.js';
+import { body, PAGES, refreshSite, T0 } from './helpers/refresh-site.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 
-const T0 = new Date('2026-01-01T00:00:00Z');
 const T1 = new Date('2026-02-01T00:00:00Z');
-const PAGES = 12;
-const body = (i: number, extra = '') => `<p>page ${i} text</p><a href="/">home</a> <a href="/p${(i % PAGES) + 1}">next</a> <a href="http://ext.test/${i}">x</a>${extra}`;
-
-function site(): Map<string, Page> {
-  const home = Array.from({ length: PAGES }, (_, i) => `<a href="/p${i + 1}">page ${i + 1}</a>`).join(' ');
-  return new Map<string, Page>([
-    ['/', { body: home, etag: '"h"', modified: T0 }],
-    ...Array.from({ length: PAGES }, (_, i): [string, Page] => [`/p${i + 1}`, { body: body(i + 1), etag: `"v1-${i + 1}"`, modified: T0 }]),
-  ]);
-}
-
-/** Rows of a query, on either store (the SQL is the same on both). */
-function rows(target: string, sql: string): unknown[] {
-  const db = openDb(target, { readonly: true });
-  try {
-    return db.prepare(sql).all();
-  } finally {
-    db.close();
-  }
-}
 
 /** What refresh and watch stored, without timings and clock times (whether a time is set is kept). */
 function stored(target: string): Record<string, unknown[]> {
@@ -111,7 +91,7 @@ describe('beebot refresh and watch on PostgreSQL', () => {
   beforeEach(() => {
     tmp = tempDir();
     lite = join(tmp.dir, 'b.db');
-    pages = site();
+    pages = refreshSite();
   });
 
   afterEach(async () => {
@@ -197,7 +177,7 @@ describe('beebot refresh and watch on PostgreSQL', () => {
     expect((await run).signal).toBe('SIGKILL');
     await new Promise((r) => setTimeout(r, 400)); // a request in flight at the kill is answered (and logged) late
     const asked = server.seen.length;
-    const count = (sql: string) => Number((rows(pg, sql)[0] as { n: number }).n);
+    const count = (sql: string) => Number(rows<{ n: number }>(pg, sql)[0]!.n);
     // on PostgreSQL each check commits on its own: what was answered before the kill is there, at most one lost
     const before = count('SELECT count(*) AS n FROM refreshes');
     expect(before).toBeLessThan(PAGES + 1);
@@ -209,7 +189,7 @@ describe('beebot refresh and watch on PostgreSQL', () => {
     expect(log).toEqual(plan);
     expect(plan).toHaveLength(PAGES + 1);
     expect(server.seen.length).toBe(asked + PAGES + 1 - before);
-    const s = rows(pg, "SELECT scent, text_size AS size FROM pages WHERE status = 'done'") as { scent: number; size: number }[];
+    const s = rows<{ scent: number; size: number }>(pg, "SELECT scent, text_size AS size FROM pages WHERE status = 'done'");
     expect(s).toHaveLength(PAGES + 1);
     for (const x of s) expect(x.scent).toBeCloseTo(Math.log2(1 + x.size) / 2 + 3, 9);
     expect(count('SELECT count(*) AS n FROM refresh_runs WHERE finished_at IS NULL')).toBe(0);
