@@ -146,14 +146,22 @@ describe('beebot refresh and watch on PostgreSQL', () => {
     const watched = untimed(wa.stdout);
     expect(watched.at(-1)).toMatchObject({ summary: { hubs_added: 2, checks: 3, hits: 1, items: 2 } });
     expect(untimed(wb.stdout)).toEqual(watched);
-    // the poisson schedule on the second round, after the hubs' first checks
-    await new Promise((r) => setTimeout(r, 50));
-    const [pa, pb] = await both(['watch', '--schedule', 'poisson', '--interval', '1ms', '--min', '1ms', '--max', '1h', '--for', '1s', '--json', ...via()]);
+    // the poisson and learned schedules, each on a hub added just before it (due at once; the
+    // others wait an hour): once checked, the hub waits the fixed interval (too little history).
+    // The learned one's group models read the items by group.
+    await both(['watch', 'add', url('/p2')]);
+    const [pa, pb] = await both(['watch', '--schedule', 'poisson', '--interval', '1h', '--min', '1m', '--max', '2h', '--for', '1s', '--json', ...via()]);
+    expect(untimed(pa.stdout)).toEqual([expect.objectContaining({ hub: url('/p2'), schedule: 'poisson' }), expect.anything()]);
     expect(untimed(pb.stdout)).toEqual(untimed(pa.stdout));
+    await both(['watch', 'add', url('/p1')]);
+    const learned = ['watch', '--schedule', 'learned', '--rule', 'sqrt', '--interval', '1h', '--min', '1m', '--max', '2h', '--min-group-items', '1', '--for', '1s', '--json', ...via()];
+    const [la, lb] = await both(learned);
+    expect(untimed(la.stdout)).toEqual([expect.objectContaining({ hub: url('/p1'), schedule: 'learned-fixed' }), expect.anything()]);
+    expect(untimed(lb.stdout)).toEqual(untimed(la.stdout));
     const list = async (db: string) =>
       (JSON.parse((await ok(beebot(['watch', 'list', '--json'], { db }))).stdout) as Record<string, unknown>[]).map(({ last_check: _l, next_check: _n, ...h }) => h);
     expect(await list(pg)).toEqual(await list(lite));
-    expect((await list(lite)).map((h) => [h.url, h.added])).toEqual([[url('/'), 'manual'], [url('/p3'), 'auto'], [url('/p5'), 'auto']]);
+    expect((await list(lite)).map((h) => [h.url, h.added])).toEqual([[url('/'), 'manual'], [url('/p1'), 'manual'], [url('/p2'), 'manual'], [url('/p3'), 'auto'], [url('/p5'), 'auto']]);
     const [ra, rb] = await both(['watch', 'remove', url('/p3')]);
     expect(rb.stdout).toBe(ra.stdout);
     const model = async (db: string) => {

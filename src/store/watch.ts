@@ -107,7 +107,8 @@ export class WatchStore {
          VALUES (@hub, @at, @action, @httpStatus, @newItems, @nextCheck, @schedule, @etag, @lastModified)`,
       ),
       setHub: db.prepare(`UPDATE watch_hubs SET last_check = @at, first_check = coalesce(first_check, @at), next_check = @next WHERE page_id = @hub`),
-      history: db.prepare(`SELECT at, new_items > 0 AS found FROM (SELECT at, new_items FROM watch_checks WHERE hub_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY at`),
+      // the subquery aliased: PostgreSQL before 16 requires it
+      history: db.prepare(`SELECT at, new_items > 0 AS found FROM (SELECT at, new_items FROM watch_checks WHERE hub_id = ? ORDER BY seq DESC LIMIT ?) c ORDER BY at`),
       groupItems: db.prepare(`SELECT hub_id AS hub, from_t AS "from", to_t AS "to", point FROM watch_items WHERE grp = ? AND to_t > ?`),
       groupCounts: db.prepare(`SELECT grp AS "group", count(*) AS n FROM watch_items WHERE to_t > ? GROUP BY grp`),
       groups: db.prepare(`SELECT grp AS "group", min(first_check) AS since, count(*) AS hubs FROM watch_hubs WHERE removed_at IS NULL GROUP BY grp`),
