@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 import { rows } from './helpers/read-db.js';
+import { openDb } from '../src/store/db.js';
+import { readSettings, type Settings } from '../src/store/settings.js';
+import { refresh } from '../src/refresh/full-pass.js';
+import { parseResolve } from '../src/cli/crawl-command.js';
 import { conditionalSite, type Page } from './helpers/conditional-site.js';
 import { body, PAGES, refreshSite, T0 } from './helpers/refresh-site.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
@@ -174,6 +178,33 @@ describe('beebot refresh and watch on PostgreSQL', () => {
     const wb2 = stored(pg);
     expect(wa2.items.map((i) => (i as { url: string }).url).sort()).toEqual(['http://ext.test/hub-new', url('/p-new')]);
     for (const t of ['hubs', 'items', 'checks', 'pages', 'edges', 'external', 'log'] as const) expect(wb2[t], t).toEqual(wa2[t]);
+  });
+
+  it('the full pass of crawl --refresh (src/refresh/full-pass.ts) stores the same on both stores, a budget-stopped pass resuming', async () => {
+    await start();
+    pages.set('/p3', { body: '<p>page 3 text</p><a href="/">home</a> <a href="http://ext.test/new">n</a>', etag: '"v2-3"', modified: T1 });
+    pages.set('/p7', { body: '', etag: '"x"', modified: T0, status: 404 });
+    const pass = async (target: string, budget: number | null) => {
+      const db = openDb(target);
+      try {
+        const settings = { ...readSettings(db), delay: 0 } as Settings;
+        const resolve = parseResolve([`site.test:${server.port}:127.0.0.1`]);
+        const { gen, resumed, reason } = await refresh(db, { settings, budget, resolve, proxy: null, signal: new AbortController().signal });
+        return { gen, resumed, reason };
+      } finally {
+        db.close();
+      }
+    };
+    for (const target of [lite, pg]) {
+      expect(await pass(target, 5)).toEqual({ gen: 1, resumed: false, reason: 'budget' });
+      expect(await pass(target, null)).toEqual({ gen: 1, resumed: true, reason: 'done' });
+      expect(await pass(target, null)).toEqual({ gen: 2, resumed: false, reason: 'done' });
+    }
+    const a = stored(lite);
+    expect(a.log).toHaveLength(2 * (PAGES + 1));
+    expect(a.log.filter((r) => (r as { action: string }).action === 'gone')).toHaveLength(1);
+    const b = stored(pg);
+    for (const t of ['runs', 'log', 'pages', 'edges', 'external'] as const) expect(b[t], t).toEqual(a[t]);
   });
 
   it('a refresh iteration killed with kill -9 resumes its own plan on PostgreSQL: every planned page checked once, ΔS given once', async () => {
