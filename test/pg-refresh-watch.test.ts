@@ -21,10 +21,12 @@ function stored(target: string): Record<string, unknown[]> {
   const q = (sql: string) => rows(target, sql);
   return {
     runs: q(`SELECT gen, kind, schedule, sites, budget_ms, delta, value, cost_a, cost_b, finished_at IS NULL AS open FROM refresh_runs ORDER BY gen`),
-    plan: q(`SELECT x.gen, x.rank, p.url, x.est_ms FROM refresh_plan x JOIN pages p ON p.id = x.page_id ORDER BY x.gen, x.rank`),
+    // by page, not by rank or check order: a schedule ranks pages by their check times too (change
+    // rates, last checks), which differ between two runs when they tie or nearly so
+    plan: q(`SELECT x.gen, p.url, x.est_ms FROM refresh_plan x JOIN pages p ON p.id = x.page_id ORDER BY x.gen, p.url`),
     log: q(
       `SELECT r.gen, p.url, r.action, r.http_status, r.error, r.etag, r.last_modified, r.bytes, r.est_ms, r.changed, r.links_added, r.links_gone, r.scent
-         FROM refreshes r JOIN pages p ON p.id = r.page_id ORDER BY r.seq`,
+         FROM refreshes r JOIN pages p ON p.id = r.page_id ORDER BY r.gen, p.url`,
     ),
     pages: q(`SELECT url, status, level, scent, fingerprint, text_size, bytes, gone_at IS NULL AS live, fetched_at IS NULL AS unread FROM pages ORDER BY url`),
     edges: q(
@@ -114,8 +116,8 @@ describe('beebot refresh and watch on PostgreSQL', () => {
     const refresh = ['refresh', '--cost', '0,100', '--json', ...via()];
     const runs: [string[], number][] = [
       [['--schedule', 'scent', '--budget-time', '1h', '--iterations', '2'], 2],
-      [['--schedule', 'uniform', '--budget-time', '700ms', '--delta', '0.5', '--value', 'linear'], 1],
-      [['--schedule', 'change-rate', '--budget-time', '900ms', '--site', url('/'), '--value', 'binary'], 1],
+      [['--schedule', 'uniform', '--budget-time', '1h', '--delta', '0.5', '--value', 'linear'], 1],
+      [['--schedule', 'change-rate', '--budget-time', '1h', '--site', url('/'), '--value', 'binary'], 1],
     ];
     for (const [args, n] of runs) {
       const [a, b] = await both([...refresh, ...args]);
@@ -139,6 +141,10 @@ describe('beebot refresh and watch on PostgreSQL', () => {
     expect(a.external.filter((e) => (e as { g: number }).g === 0).map((e) => (e as { url: string }).url).sort()).toEqual(['http://ext.test/7', 'http://ext.test/new']);
     expect(a.plan.length).toBeGreaterThan(0);
     for (const t of ['runs', 'plan', 'log', 'pages', 'edges', 'external'] as const) expect(b[t], t).toEqual(a[t]);
+    // a time budget for 5 checks by the model (100 ms each) plans 5 of the pages on both
+    const [ba, bb] = await both([...refresh, '--budget-time', '500ms']);
+    expect(jsonLines(ba.stdout)).toEqual([expect.objectContaining({ planned: 5, checked: 5, est_ms: 500, finished: true })]);
+    expect(jsonLines(bb.stdout)).toEqual(jsonLines(ba.stdout));
 
     // A watch round: the home page is watched by hand and shows two new links; p3 and p5 (new links
     // on re-checks) are added automatically.
