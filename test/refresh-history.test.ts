@@ -5,19 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { beebot, tempDir } from './helpers/cli.js';
 import { rows } from './helpers/read-db.js';
 import { conditionalSite, type Page } from './helpers/conditional-site.js';
-
-const T0 = new Date('2026-01-01T00:00:00Z');
-const PAGES = 12;
-const body = (i: number, extra = '') => `<p>page ${i} text</p><a href="/">home</a> <a href="/p${(i % PAGES) + 1}">next</a> <a href="http://ext.test/${i}">x</a>${extra}`;
-
-function site(): Map<string, Page> {
-  const home = Array.from({ length: PAGES }, (_, i) => `<a href="/p${i + 1}">page ${i + 1}</a>`).join(' ');
-  return new Map<string, Page>([
-    ['/', { body: home, etag: '"h"', modified: T0 }],
-    ...Array.from({ length: PAGES }, (_, i): [string, Page] => [`/p${i + 1}`, { body: body(i + 1), etag: `"v1-${i + 1}"`, modified: T0 }]),
-  ]);
-}
-
+import { body, PAGES, refreshSite, T0 } from './helpers/refresh-site.js';
 
 describe('beebot refresh', () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -36,7 +24,7 @@ describe('beebot refresh', () => {
   beforeEach(() => {
     tmp = tempDir();
     db = join(tmp.dir, 'b.db');
-    pages = site();
+    pages = refreshSite();
   });
 
   afterEach(async () => {

@@ -129,7 +129,7 @@ describe('beebot watch (CLI)', () => {
     expect(stored1).toHaveLength(want1.length);
     for (const it of stored1) {
       // crawl time < appearance ≤ the check that found it; under an hour apart: the midpoint stands
-      expect(it).toMatchObject({ from_t: crawledAt, to_t: at1, found_at: at1, source: 'midpoint', point: crawledAt + (at1 - crawledAt) / 2 });
+      expect(it).toMatchObject({ from_t: crawledAt, to_t: at1, found_at: at1, source: 'midpoint', point: crawledAt + Math.ceil((at1 - crawledAt) / 2) });
       expect(it.from_t).toBeLessThan(it.to_t);
     }
 

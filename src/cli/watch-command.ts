@@ -1,11 +1,10 @@
 import { Command, Option } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { siteOption } from './filter-options.js';
-import { holdCrawlLock } from './crawl-lock.js';
 import { dbPath, isTty, printJson, withDb } from './context.js';
 import { interruptible } from './interruptible.js';
 import { parseResolve } from './crawl-command.js';
-import { parseUntil } from './refresh-command.js';
+import { holdPgRunLock, holdRunLock, parseUntil } from './refresh-command.js';
 import { formatTable } from './table.js';
 import { urlKey } from '../crawl/url.js';
 import type { Db } from '../store/db.js';
@@ -189,9 +188,10 @@ async function run(flags: WatchFlags, cmd: Command): Promise<void> {
   const minGroupItems = parseCount(flags.minGroupItems, '--min-group-items', 1);
   if (flags.proxy !== undefined && !/^https?:\/\/[^/]+/i.test(flags.proxy)) throw new UsageError(`--proxy must be an http(s) URL, got '${flags.proxy}'`);
   const delay = flags.delay === undefined ? [] : [['delay', parseSetting('delay', flags.delay)] as const];
-  const release = holdCrawlLock(dbPath(cmd), (pid) => `a crawl, refresh or watch (pid ${pid}) is running on ${dbPath(cmd)}`);
+  const release = holdRunLock(dbPath(cmd), (pid) => `a crawl, refresh or watch (pid ${pid}) is running on ${dbPath(cmd)}`);
   try {
     await withDb(cmd, async (db) => {
+      holdPgRunLock(db, `a refresh or watch is running on ${dbPath(cmd)}`);
       const sites = flags.site.length ? [...new Set(flags.site.map((ref) => siteOption(db, ref)!))] : null;
       const settings = { ...readSettings(db), ...Object.fromEntries(delay) } as Settings;
       const started = Date.now();

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { dialect, type Db } from './db.js';
 import type { FrontierPage } from './frontier.js';
 import type { Validators } from '../crawl/fetch-page.js';
 import type { CheckCost } from '../refresh/check-cost.js';
@@ -11,6 +11,18 @@ export type RefreshLogAction = 'keep' | 'replace' | 'gone' | 'retry' | 'skipped'
 /** Statuses of the pages a refresh re-checks: the ones that were read and not redirected, and the gone (they may come back). */
 export const REFRESHED_STATUSES = ['done', 'not-html', 'error', 'gone'] as const;
 const statuses = REFRESHED_STATUSES.map((x) => `'${x}'`).join(', ');
+
+/** `column IN` the site ids of a JSON array parameter (`?` or `@name`): SQLite's json_each, PostgreSQL's jsonb_array_elements_text. */
+export function inJsonIds(db: Db, column: string, param: string): string {
+  return dialect(db, {
+    sqlite: `${column} IN (SELECT value FROM json_each(${param}))`,
+    pg: `${column} IN (SELECT value::bigint FROM jsonb_array_elements_text(${param}::jsonb))`,
+  });
+}
+
+// refresh_runs.gen is max + 1. SQLite: one writer at a time. PostgreSQL: two processes could read
+// the same max; this transaction-level advisory lock makes the read and the insert one step.
+const GEN_LOCK = 0x6265_6572; // 'beer'
 
 /** One row of the refresh log, with what the check found. */
 export interface LogRow {
@@ -93,6 +105,15 @@ export class RefreshLog {
     return this.now();
   }
 
+  /** A new refresh_runs row (max(gen) + 1), its gen. */
+  private startRun(...args: unknown[]): number {
+    if (this.db.kind === 'sqlite') return this.s.start.get(...args) as number;
+    return this.db.transaction(() => {
+      this.db.prepare('SELECT pg_advisory_xact_lock(?)').get(GEN_LOCK);
+      return this.s.start.get(...args) as number;
+    })();
+  }
+
   private iso(): string {
     return new Date(this.now()).toISOString();
   }
@@ -101,7 +122,7 @@ export class RefreshLog {
   generation(): { gen: number; resumed: boolean } {
     const open = this.s.open.get('all') as number | undefined;
     if (open !== undefined) return { gen: open, resumed: true };
-    return { gen: this.s.start.get(this.iso(), 'all', null, null, null, null, null, null, null) as number, resumed: false };
+    return { gen: this.startRun(this.iso(), 'all', null, null, null, null, null, null, null), resumed: false };
   }
 
   /** The `beebot refresh` iteration left open by a stopped run, with its settings. */
@@ -119,7 +140,7 @@ export class RefreshLog {
   startIteration(x: IterationSettings, plan: readonly Planned[], firstScents: ReadonlyMap<number, number>): number {
     return this.db.transaction(() => {
       for (const [id, scent] of firstScents) this.s.setScent.run(scent, id);
-      const gen = this.s.start.get(this.iso(), 'scent', x.schedule, x.sites === null ? null : JSON.stringify(x.sites), x.budgetMs, x.delta, x.value, x.cost.a, x.cost.b) as number;
+      const gen = this.startRun(this.iso(), 'scent', x.schedule, x.sites === null ? null : JSON.stringify(x.sites), x.budgetMs, x.delta, x.value, x.cost.a, x.cost.b);
       plan.forEach((p, rank) => this.s.plan.run(gen, rank, p.id, p.estMs));
       return gen;
     })();
@@ -143,7 +164,7 @@ export class RefreshLog {
     this.db.transaction(() => {
       if (x.delta !== 0) {
         this.db.prepare(
-          `UPDATE pages SET scent = scent + ? WHERE scent IS NOT NULL ${x.sites === null ? '' : `AND site_id IN (SELECT value FROM json_each(?))`}`,
+          `UPDATE pages SET scent = scent + ? WHERE scent IS NOT NULL ${x.sites === null ? '' : `AND ${inJsonIds(this.db, 'site_id', '?')}`}`,
         ).run(...(x.sites === null ? [x.delta] : [x.delta, JSON.stringify(x.sites)]));
       }
       this.finish(gen);
@@ -157,7 +178,14 @@ export class RefreshLog {
    */
   candidates(sites: number[] | null, maxLevel: number | null): (Candidate & { textSize: number | null; unscented: boolean })[] {
     const first = this.db.prepare(`SELECT min(started_at) FROM refresh_runs`).pluck().get() as string | null;
-    const siteCond = sites === null ? '' : `AND p.site_id IN (SELECT value FROM json_each(@sites))`;
+    const siteCond = sites === null ? '' : `AND ${inJsonIds(this.db, 'p.site_id', '@sites')}`;
+    // PostgreSQL cannot tell the type of a parameter only tested for NULL: typed there.
+    const [firstP, maxLevelP] = dialect(this.db, { sqlite: ['@first', '@maxLevel'], pg: ['@first::text', '@maxLevel::bigint'] });
+    // SQLite sums booleans (0/1); PostgreSQL counts the rows that pass.
+    const xSum = dialect(this.db, {
+      sqlite: `sum(changed > 0 OR action = 'replace')`,
+      pg: `count(*) FILTER (WHERE changed > 0 OR action = 'replace')`,
+    });
     // x, the checks that found a change: content changed, or the page re-read. A page already gone
     // answering 404 again (changed 0) is no change, or change-rate would think dead pages change at
     // every check and revisit them first. A page a refresh found was first read by a refresh: that
@@ -165,13 +193,13 @@ export class RefreshLog {
     const rows = this.db.prepare(
       `SELECT p.id, p.status, p.bytes, p.scent, p.text_size AS textSize, p.fetched_at AS fetchedAt,
               h.n, h.x, h.last, h.first,
-              (@first IS NOT NULL AND p.found_at >= @first AND NOT EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = p.id)) AS byRefresh,
+              (${firstP} IS NOT NULL AND p.found_at >= ${firstP} AND NOT EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = p.id)) AS byRefresh,
               (SELECT changed > 0 OR action = 'replace' FROM refreshes WHERE seq = h.s0) AS x0
          FROM pages p
-         LEFT JOIN (SELECT page_id, count(*) AS n, sum(changed > 0 OR action = 'replace') AS x, max(at) AS last, min(at) AS first, min(seq) AS s0
+         LEFT JOIN (SELECT page_id, count(*) AS n, ${xSum} AS x, max(at) AS last, min(at) AS first, min(seq) AS s0
                       FROM refreshes WHERE action IN ('keep', 'replace', 'gone') GROUP BY page_id) h ON h.page_id = p.id
         WHERE (p.status IN (${statuses})
-               OR (p.status = 'queued' AND @first IS NOT NULL AND p.found_at >= @first AND (@maxLevel IS NULL OR p.level <= @maxLevel)))
+               OR (p.status = 'queued' AND ${firstP} IS NOT NULL AND p.found_at >= ${firstP} AND (${maxLevelP} IS NULL OR p.level <= ${maxLevelP})))
           ${siteCond}
         ORDER BY p.id`,
     ).all({ first, maxLevel, sites: sites === null ? null : JSON.stringify(sites) }) as {
@@ -199,12 +227,13 @@ export class RefreshLog {
 
   /** (bytes, ms) of the latest crawl fetches and refresh checks that got an answer: what the check-time model is fitted on. */
   costSamples(limit = 2000): { bytes: number; ms: number }[] {
+    // aliased subqueries: PostgreSQL before 16 requires them
     return this.db.prepare(
       `SELECT bytes, ms FROM (
-         SELECT bytes, ms, at FROM (SELECT bytes, ms, at FROM fetches WHERE bytes IS NOT NULL AND http_status IS NOT NULL ORDER BY seq DESC LIMIT @limit)
+         SELECT bytes, ms, at FROM (SELECT bytes, ms, at FROM fetches WHERE bytes IS NOT NULL AND http_status IS NOT NULL ORDER BY seq DESC LIMIT @limit) f
          UNION ALL
-         SELECT bytes, ms, at FROM (SELECT bytes, ms, at FROM refreshes WHERE ms IS NOT NULL AND http_status IS NOT NULL ORDER BY seq DESC LIMIT @limit)
-       ) ORDER BY at DESC LIMIT @limit`,
+         SELECT bytes, ms, at FROM (SELECT bytes, ms, at FROM refreshes WHERE ms IS NOT NULL AND http_status IS NOT NULL ORDER BY seq DESC LIMIT @limit) r
+       ) s ORDER BY at DESC LIMIT @limit`,
     ).all({ limit }) as { bytes: number; ms: number }[];
   }
 

@@ -1,8 +1,8 @@
-import type { Db } from './db.js';
+import { dialect, type Db } from './db.js';
 import type { FrontierPage } from './frontier.js';
 import type { Appearance } from '../watch/appearance.js';
 import type { Check } from '../watch/schedule.js';
-import type { RefreshLogAction } from './refreshes.js';
+import { inJsonIds, type RefreshLogAction } from './refreshes.js';
 import type { Validators } from '../crawl/fetch-page.js';
 
 /**
@@ -53,24 +53,32 @@ export class WatchStore {
   private s;
 
   constructor(private db: Db) {
+    // @sites: a JSON array of site ids, or NULL for all (typed on PostgreSQL, which cannot tell the type of a parameter only tested for NULL)
+    const inSites = (column: string) => `(${dialect(db, { sqlite: '@sites', pg: '@sites::jsonb' })} IS NULL OR ${inJsonIds(db, column, '@sites')})`;
     this.s = {
       hub: db.prepare(`SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id WHERE h.page_id = ?`),
       add: db.prepare(
-        `INSERT INTO watch_hubs (page_id, site_id, grp, added, added_at) VALUES (@id, @site, @grp, @added, @at)
+        dialect(db, {
+          sqlite: `INSERT INTO watch_hubs (page_id, site_id, grp, added, added_at) VALUES (@id, @site, @grp, @added, @at)
          ON CONFLICT (page_id) DO UPDATE SET removed_at = NULL, added = CASE WHEN @added = 'manual' THEN 'manual' ELSE added END
          WHERE @added = 'manual' OR removed_at IS NULL`,
+          // the existing row's columns named by its table: PostgreSQL finds a bare name ambiguous (excluded has it too)
+          pg: `INSERT INTO watch_hubs (page_id, site_id, grp, added, added_at) VALUES (@id, @site, @grp, @added, @at)
+         ON CONFLICT (page_id) DO UPDATE SET removed_at = NULL, added = CASE WHEN @added = 'manual' THEN 'manual' ELSE watch_hubs.added END
+         WHERE @added = 'manual' OR watch_hubs.removed_at IS NULL`,
+        }),
       ),
       remove: db.prepare(`UPDATE watch_hubs SET removed_at = ?, next_check = NULL WHERE page_id = ? AND removed_at IS NULL`),
       // The earliest due first: hubs never checked (NULL, due now), then by next check, which
       // watch_due walks in order.
       dueNew: db.prepare(
         `SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id
-          WHERE h.removed_at IS NULL AND h.next_check IS NULL AND (@sites IS NULL OR h.site_id IN (SELECT value FROM json_each(@sites)))
+          WHERE h.removed_at IS NULL AND h.next_check IS NULL AND ${inSites('h.site_id')}
           ORDER BY h.page_id LIMIT 1`,
       ),
       due: db.prepare(
         `SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id
-          WHERE h.removed_at IS NULL AND h.next_check IS NOT NULL AND (@sites IS NULL OR h.site_id IN (SELECT value FROM json_each(@sites)))
+          WHERE h.removed_at IS NULL AND h.next_check IS NOT NULL AND ${inSites('h.site_id')}
           ORDER BY h.next_check, h.page_id LIMIT 1`,
       ),
       list: db.prepare(
@@ -84,18 +92,23 @@ export class WatchStore {
       newPages: db.prepare(`SELECT d.url FROM edges e JOIN pages d ON d.id = e.dst WHERE e.src = ? AND e.found_at >= ? AND e.found_at <= ? AND e.gone_at IS NULL AND e.dst <> e.src`).pluck(),
       newExternal: db.prepare(`SELECT url FROM external_links WHERE page_id = ? AND found_at >= ? AND found_at <= ? AND gone_at IS NULL`).pluck(),
       lastRead: db.prepare(
-        `SELECT max(coalesce(p.fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id ORDER BY seq DESC LIMIT 1), '')) FROM pages p WHERE p.id = ?`,
+        `SELECT ${dialect(db, { sqlite: 'max', pg: 'greatest' })}(coalesce(p.fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id ORDER BY seq DESC LIMIT 1), '')) FROM pages p WHERE p.id = ?`,
       ).pluck(),
       item: db.prepare(
-        `INSERT OR IGNORE INTO watch_items (hub_id, kind, url, grp, found_at, from_t, to_t, point, source)
+        dialect(db, {
+          sqlite: `INSERT OR IGNORE INTO watch_items (hub_id, kind, url, grp, found_at, from_t, to_t, point, source)
          VALUES (@hub, @kind, @url, @group, @found, @from, @to, @point, @source)`,
+          pg: `INSERT INTO watch_items (hub_id, kind, url, grp, found_at, from_t, to_t, point, source)
+         VALUES (@hub, @kind, @url, @group, @found, @from, @to, @point, @source) ON CONFLICT DO NOTHING`,
+        }),
       ),
       check: db.prepare(
         `INSERT INTO watch_checks (hub_id, at, action, http_status, new_items, next_check, schedule, etag, last_modified)
          VALUES (@hub, @at, @action, @httpStatus, @newItems, @nextCheck, @schedule, @etag, @lastModified)`,
       ),
       setHub: db.prepare(`UPDATE watch_hubs SET last_check = @at, first_check = coalesce(first_check, @at), next_check = @next WHERE page_id = @hub`),
-      history: db.prepare(`SELECT at, new_items > 0 AS found FROM (SELECT at, new_items FROM watch_checks WHERE hub_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY at`),
+      // the subquery aliased: PostgreSQL before 16 requires it
+      history: db.prepare(`SELECT at, new_items > 0 AS found FROM (SELECT at, new_items FROM watch_checks WHERE hub_id = ? ORDER BY seq DESC LIMIT ?) c ORDER BY at`),
       groupItems: db.prepare(`SELECT hub_id AS hub, from_t AS "from", to_t AS "to", point FROM watch_items WHERE grp = ? AND to_t > ?`),
       groupCounts: db.prepare(`SELECT grp AS "group", count(*) AS n FROM watch_items WHERE to_t > ? GROUP BY grp`),
       groups: db.prepare(`SELECT grp AS "group", min(first_check) AS since, count(*) AS hubs FROM watch_hubs WHERE removed_at IS NULL GROUP BY grp`),
@@ -104,7 +117,7 @@ export class WatchStore {
       // refresh reads for the first time has all its links "added" and is no hub for that.
       refreshHubs: db.prepare(
         `SELECT DISTINCT r.page_id FROM refreshes r JOIN pages p ON p.id = r.page_id
-          WHERE r.links_added > 0 AND p.status = 'done' AND (@sites IS NULL OR p.site_id IN (SELECT value FROM json_each(@sites)))
+          WHERE r.links_added > 0 AND p.status = 'done' AND ${inSites('p.site_id')}
             AND (EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = r.page_id)
                  OR EXISTS (SELECT 1 FROM refreshes q WHERE q.page_id = r.page_id AND q.seq < r.seq AND q.action IN ('keep', 'replace')))
             AND NOT EXISTS (SELECT 1 FROM watch_hubs h WHERE h.page_id = r.page_id)`,

@@ -34,6 +34,8 @@ export function appearance(lastCheck: number, now: number, published: number | n
   if (published !== null && published > lastCheck && published <= now) {
     return { from: lastCheck, to: now, point: published, source: 'published' };
   }
-  if (now - lastCheck < MIDPOINT_SPAN) return { from: lastCheck, to: now, point: lastCheck + (now - lastCheck) / 2, source: 'midpoint' };
+  // In whole ms, rounded up so it stays inside (lastCheck, now]: the column holds epoch ms as an
+  // integer, and PostgreSQL's BIGINT refuses the half a millisecond SQLite stored as a float.
+  if (now - lastCheck < MIDPOINT_SPAN) return { from: lastCheck, to: now, point: lastCheck + Math.ceil((now - lastCheck) / 2), source: 'midpoint' };
   return { from: lastCheck, to: now, point: null, source: 'interval' };
 }

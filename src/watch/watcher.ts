@@ -182,6 +182,9 @@ export async function runWatch(db: Db, o: WatchOptions): Promise<WatchSummary> {
           else if (rule === 'sqrt') schedule = 'learned-sqrt';
           next = learnedNext(at, rate, bounds);
         }
+        // Whole ms, as the next_check columns hold them (PostgreSQL's BIGINT refuses a fraction;
+        // SQLite kept it as a float); rounded up, so never before the schedule's time.
+        next = Math.ceil(next);
         store.logCheck({ hub: hub.id, at, action: c.action, httpStatus: c.httpStatus, newItems: stored, nextCheck: next, schedule, validators: c.validators });
         models.noteItems(hub.group, stored, at);
         ev = { hub: hub.id, url: hub.url, group: hub.group, at, action: c.action, httpStatus: c.httpStatus, error: c.error, items: stored === items.length ? items : items.slice(0, stored), next, schedule };

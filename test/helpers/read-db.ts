@@ -1,8 +1,11 @@
-import Database from 'better-sqlite3';
+import { openDb } from '../../src/store/db.js';
 
-/** Rows of a query on a database file, opened read-only for it (a test reads what the CLI wrote). */
+/**
+ * Rows of a query on a database (a SQLite file or a PostgreSQL URL), opened read-only for it (a
+ * test reads what the CLI wrote).
+ */
 export function rows<T>(db: string, sql: string, ...args: unknown[]): T[] {
-  const d = new Database(db, { readonly: true });
+  const d = openDb(db, { readonly: true });
   try {
     return d.prepare(sql).all(...args) as T[];
   } finally {
