@@ -116,6 +116,16 @@ describe('one crawl, many workers (PostgreSQL)', () => {
       expect(new Set(paths).size).toBe(paths.length);
       expect(paths.length).toBe(got.pulls);
       expect(politenessViolations(pages)).toEqual([]);
+      if (workers === 2) {
+        // a full pass re-checks on the shared database too (it takes a run lock there, not a lock file)
+        await ok(beebot(['crawl', '--refresh', '--budget', '10', '--delay', '0', ...resolveArgs()], { db }));
+        const d = openDb(db, { readonly: true });
+        try {
+          expect(d.prepare(`SELECT count(*) FROM refreshes`).pluck().get()).toBe(10);
+        } finally {
+          d.close();
+        }
+      }
     }, 180_000);
   }
 

@@ -3,7 +3,7 @@ import { ORDERS } from '../order/priority.js';
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { holdCrawlLock } from './crawl-lock.js';
+import { holdCrawlLock, holdPgRunLock, holdRunLock } from './crawl-lock.js';
 import { interruptible } from './interruptible.js';
 import { policyFromSettings } from '../bandit/from-settings.js';
 import { policyNames } from '../bandit/registry.js';
@@ -124,9 +124,10 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
   const run = Object.entries({ delay: flags.delay, 'user-agent': flags.userAgent })
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => [k, parseSetting(k as keyof Settings, v!)] as const);
-  const release = holdCrawlLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
+  const release = holdRunLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
   try {
     await withDb(cmd, async (db) => {
+      holdPgRunLock(db, `another refresh is running on ${db.name}`);
       const settings = { ...readSettings(db), ...Object.fromEntries(run) } as Settings;
       const r = await interruptible((signal) => refresh(db, { settings, budget, resolve, proxy: flags.proxy ?? null, signal }));
       const c = r.counts;

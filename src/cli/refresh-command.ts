@@ -1,9 +1,7 @@
 import { Command, Option } from 'commander';
-import { BeebotError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { parseLimit, siteOption } from './filter-options.js';
-import type { Db } from '../store/db.js';
-import { isPgUrl } from '../store/pg/open.js';
-import { holdCrawlLock } from './crawl-lock.js';
+import { holdPgRunLock, holdRunLock } from './crawl-lock.js';
 import { dbPath, withDb } from './context.js';
 import { interruptible } from './interruptible.js';
 import { refreshProgress } from './refresh-progress.js';
@@ -96,24 +94,6 @@ export function refreshCommand(): Command {
         release();
       }
     });
-}
-
-/**
- * SQLite: the crawl lock file, so a refresh or watch and a crawl never overlap. PostgreSQL has no
- * lock file (every crawl there is a worker of one shared crawl, crawl-command.ts): refresh and
- * watch take holdPgRunLock once connected.
- */
-export function holdRunLock(db: string, busyMessage: (pid: number) => string): () => void {
-  return isPgUrl(db) ? () => {} : holdCrawlLock(db, busyMessage);
-}
-
-// Two refreshes (or a refresh and a watch) on one PostgreSQL database would resume the same open
-// iteration and check the same pages: a session advisory lock, held until the connection closes.
-const RUN_LOCK = 0x6265_6572_7266; // 'berrf'
-
-export function holdPgRunLock(db: Db, busyMessage: string): void {
-  if (db.kind !== 'pg') return;
-  if (!db.prepare('SELECT pg_try_advisory_lock(?)').pluck().get(RUN_LOCK)) throw new BeebotError(busyMessage);
 }
 
 export function parseUntil(text: string): number {
