@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { BeebotError } from '../../errors.js';
+import { pgStoreFinish } from '../pg/open.js';
 import { pgSchema } from '../pg/schema.js';
 import { showUrl, type CopyRow, type CopySource, type CopyTarget, type CopyValue } from './endpoint.js';
 import { copyLayout, quote, type CopyTable } from './layout.js';
@@ -158,6 +159,7 @@ export async function pgTarget(url: string): Promise<CopyTarget> {
       await setForward();
       for (const statement of indexesAfter) await client.query(statement);
       await advanceSequences();
+      for (const statement of pgStoreFinish) await client.query(statement);
       await client.query('COMMIT');
       await client.end();
     },

@@ -13,6 +13,12 @@ const MARK = `beebot schema ${PG_SCHEMA_VERSION}`;
 const CREATE_LOCK = 0x6265_6562; // 'beeb'
 
 /**
+ * What a beebot PostgreSQL store has beyond the tables of pgSchema: the workers' coordination
+ * tables and the version mark. `db copy` runs these too, so a copied crawl opens like a created one.
+ */
+export const pgStoreFinish: readonly string[] = [...pgCoordination, `COMMENT ON TABLE settings IS '${MARK}'`];
+
+/**
  * Open a PostgreSQL store: an empty database gets the whole layout (pgSchema) and the workers'
  * coordination tables (claims.ts) in one transaction; a beebot database of this version is used
  * as it is; anything else is refused without a change.
@@ -36,8 +42,7 @@ export function openPg(url: string, opts: { readonly?: boolean } = {}): Db {
         return;
       }
       if (opts.readonly) throw new BeebotError(`${name} is not a beebot database (no beebot tables)`);
-      for (const statement of [...pgSchema, ...pgCoordination]) db.exec(statement);
-      db.exec(`COMMENT ON TABLE settings IS '${MARK}'`);
+      for (const statement of [...pgSchema, ...pgStoreFinish]) db.exec(statement);
     })();
   } catch (err) {
     db.close();
