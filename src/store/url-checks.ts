@@ -33,7 +33,7 @@ export function siteExternals(db: Db, siteId: number): SiteExternal[] {
 /** Checks stored earlier, by key (url_checks, schema 7). */
 export function cachedChecks(db: Db, keys: readonly string[]): Map<string, CachedCheck> {
   const get = db.prepare(
-    `SELECT key, url, method, status, final_url AS finalUrl, error, checked_at AS checkedAt FROM url_checks WHERE key = ?`,
+    `SELECT key, url, method, status, final_url AS "finalUrl", error, checked_at AS "checkedAt" FROM url_checks WHERE key = ?`,
   );
   const out = new Map<string, CachedCheck>();
   for (const k of keys) {
