@@ -1,5 +1,5 @@
 import type { ParamRule, SiteParamRules } from '../params/rules.js';
-import type { Db } from './db.js';
+import { dialect, type Db } from './db.js';
 
 export interface StoredParamRule {
   siteId: number;
@@ -31,7 +31,13 @@ export function removeParamRules(db: Db, siteId: number, path: string, param: st
 
 export function listParamRules(db: Db, siteId: number | null = null): StoredParamRule[] {
   const rows = db
-    .prepare(`SELECT site_id, path, param, kind, arg FROM param_rules WHERE @site IS NULL OR site_id = @site ORDER BY site_id, path, param`)
+    .prepare(
+      dialect(db, {
+        sqlite: `SELECT site_id, path, param, kind, arg FROM param_rules WHERE @site IS NULL OR site_id = @site ORDER BY site_id, path, param`,
+        // a parameter compared only with NULL has no type PostgreSQL can infer; C-locale order is SQLite's binary one
+        pg: `SELECT site_id, path, param, kind, arg FROM param_rules WHERE @site::bigint IS NULL OR site_id = @site::bigint ORDER BY site_id, path COLLATE "C", param COLLATE "C"`,
+      }),
+    )
     .all({ site: siteId }) as Row[];
   return rows.map((r) => ({ siteId: r.site_id, path: r.path, param: r.param, rule: toRule(r.kind, r.arg) }));
 }
