@@ -98,7 +98,7 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
       const source = new Map(sites.map((s) => [s.id, identity(s, scope)]));
       const rows = db.kind === 'pg'
         ? [...groupInJs(db, nodeOf, (site) => site, (_, page) => page)]
-          .map(([key, w, pages]): [number, string, number, number] => [key[0] as number, key[1] as string, w, pages])
+          .map(([key, w, pages]): [number, string, number, number] => [(key as [number, string])[0], (key as [number, string])[1], w, pages])
           .sort((a, b) => a[0] - b[0] || b[2] - a[2] || cmp(a[1], b[1]))
         : (db
           .prepare(
