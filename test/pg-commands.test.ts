@@ -45,15 +45,35 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-/** Run on both stores; stdout must be equal, non-empty, and both runs succeed. */
-async function same(args: string[]): Promise<string> {
-  const a = await beebot(args, { db: sqlite });
-  const b = await beebot(args, { db: pgUrl });
+/** Run on both stores (or the two given); stdout must be equal, non-empty, and both runs succeed. */
+async function same(args: string[], dbs: [string, string] = [sqlite, pgUrl]): Promise<string> {
+  const a = await beebot(args, { db: dbs[0] });
+  const b = await beebot(args, { db: dbs[1] });
   expect(a.code, a.stderr).toBe(0);
   expect(b.code, b.stderr).toBe(0);
   expect(b.stdout).toBe(a.stdout);
   expect(a.stdout.trim()).not.toBe('');
   return a.stdout;
+}
+
+/** Rows of a --json listing. */
+const rows = (json: string) => JSON.parse(json) as Record<string, unknown>[];
+
+/** A command writing `name` on both stores: the two files, the times of writing and the database's name set aside. */
+async function sameFile(args: (out: string) => string[], name: string): Promise<string> {
+  const outs = [file(name), file(name)];
+  for (const [i, db] of [sqlite, pgUrl].entries()) {
+    const r = await beebot(args(outs[i]!), { db });
+    expect(r.code, r.stderr).toBe(0);
+  }
+  const [a, b] = outs.map((f) =>
+    readFileSync(f, 'utf8')
+      .replace(/generated(="| )[0-9TZ:.-]+/g, 'generated$1…')
+      .replace(/Database <code>[^<]*<\/code>/, 'Database <code>…</code>'),
+  );
+  expect(b).toBe(a);
+  expect(a!.length).toBeGreaterThan(100);
+  return a!;
 }
 
 describe('reading commands: the same output on SQLite and PostgreSQL', () => {
@@ -81,5 +101,130 @@ describe('reading commands: the same output on SQLite and PostgreSQL', () => {
     [['internal', '--gone']],
   ])('links %j', async (args) => {
     await same(['links', ...args, '--json']);
+  });
+
+  it('filters select rows on both stores (Cyrillic folded, subdomains matched)', async () => {
+    expect(rows(await same(['links', 'external', '--grep', 'ПАРТНЁР', '--json'])).length).toBeGreaterThan(0);
+    expect(rows(await same(['links', 'external', '--host', 'example.org', '--json'])).length).toBeGreaterThan(0);
+    expect(rows(await same(['links', 'external', '--gone', '--json'])).length).toBeGreaterThan(0);
+    expect(rows(await same(['links', 'internal', '--gone', '--grep', 'thin', '--limit', '2', '--json'])).length).toBeLessThanOrEqual(2);
+    const some = rows(await same(['links', 'external', '--host', 'example.org', '--grep', 'www', '--limit', '3', '--json']));
+    expect(some.length).toBe(3);
+    await same(['links', 'external', '--site', 'HIT', '--grep', 'example', '--level', '1']);
+  });
+
+  it('export: CSV and JSON Lines of each kind, the site graph by host and by domain', async () => {
+    for (const kind of ['external', 'internal', 'bad']) await same(['export', '-', '--kind', kind]);
+    await same(['export', '-', '--kind', 'external', '--grep', 'research', '--site', 'TSU']);
+    await sameFile((out) => ['export', out, '--kind', 'internal'], 'internal.jsonl');
+    for (const kind of ['edges', 'nodes']) for (const node of ['host', 'domain']) await same(['export', '-', '--kind', kind, '--node', node]);
+    expect(await sameFile((out) => ['export', out], 'graph.gexf')).toMatch(/<gexf/);
+    expect(await sameFile((out) => ['export', out, '--node', 'domain'], 'graph.graphml')).toMatch(/<graphml/);
+  });
+
+  it('report, map and trace', async () => {
+    expect(await sameFile((out) => ['report', out], 'report.html')).toMatch(/<html/);
+    expect(await same(['report', '-', '--top', '5'])).toMatch(/<html/);
+    for (const site of ['TSU', 'HIT', 'SZGU']) {
+      await sameFile((out) => ['map', site, out], `${site}.xml`);
+      await sameFile((out) => ['map', site, out], `${site}.json`);
+    }
+    expect(await sameFile((out) => ['map', 'TSU', out], 'map.html')).toMatch(/PageRank/);
+    expect(await sameFile((out) => ['trace', 'export', out], 'trace.json')).toMatch(/"pulls"|"sites"/);
+  });
+
+  it('hosts, params, seeds, config', async () => {
+    expect(rows(await same(['hosts', '--json'])).length).toBeGreaterThan(10);
+    await same(['hosts', '--by', 'domain', '--json']);
+    expect(rows(await same(['hosts', '--min-sites', '2', '--json'])).length).toBeGreaterThan(0);
+    await same(['hosts', '--site', 'SZGU', '--limit', '3']);
+    expect(await same(['params', 'list'])).toMatch(/search\.php/);
+    expect(await same(['params', 'test', web!.url('thin.test') + 'search.php?x=1&q=2'])).toMatch(/q=2/);
+    expect(await same(['seeds', 'list'])).toMatch(/Северо-Западный/);
+    await same(['seeds', 'list', '--json']);
+    expect(await same(['config', 'get'])).toMatch(/index-text/);
+    await same(['config', 'get', '--json']);
+  });
+
+  it('search: the same pages match (PostgreSQL ranks with ts_rank: scores and order differ)', async () => {
+    for (const query of ['research', 'research OR museums', '"field trips"', 'title:security', 'resea*', 'research NOT museums', 'университет']) {
+      const urls = async (db: string) => {
+        const r = await beebot(['search', query, '--limit', '1000', '--json'], { db });
+        expect(r.code, r.stderr).toBe(0);
+        return rows(r.stdout).map((h) => h.url as string).sort();
+      };
+      const a = await urls(sqlite);
+      expect(await urls(pgUrl), query).toEqual(a);
+      if (query !== 'университет') expect(a.length, query).toBeGreaterThan(0);
+    }
+    const site = rows(await same(['search', 'research', '--site', 'TRF', '--json']).catch(() => '[]'));
+    expect(site.length).toBeGreaterThanOrEqual(0);
+  });
+
+  it('check: internal links, and external ones against the fixture server', async () => {
+    expect(await same(['check', 'TSU', '--no-external'])).toMatch(/thin\.test/);
+    await same(['check', 'HIT', '--json', '--delay', '0', ...web!.resolveArgs()]);
+  });
+
+  it('status', async () => {
+    expect(await same(['status'])).toMatch(/SZGU/);
+  });
+});
+
+describe('writing commands leave equal results on both stores', () => {
+  let dbs: [string, string];
+  beforeAll(async () => {
+    const copy = join(tmp.dir, 'writes.db');
+    copyFileSync(sqlite, copy);
+    dbs = [copy, await pgCopyOf(sqlite)];
+  }, 60_000);
+  const both = async (args: string[]) => {
+    for (const db of dbs) {
+      const r = await beebot(args, { db });
+      expect(r.code, `${db}: ${r.stderr}`).toBe(0);
+    }
+  };
+
+  it('seeds add, remove, import', async () => {
+    await both(['seeds', 'add', 'https://new.example/', '--name', 'Новый сайт', '--short', 'NEW', '--group', 'other']);
+    await both(['seeds', 'remove', 'TRF', '--yes']);
+    const csv = join(tmp.dir, 'more.csv');
+    writeFileSync(csv, 'url,name,short,group\nhttps://more.example/,More,MORE,other\n');
+    await both(['seeds', 'import', csv]);
+    const list = rows(await same(['seeds', 'list', '--json'], dbs));
+    expect(list.map((s) => s.short)).toEqual(['TSU', 'HIT', 'DOB', 'SZGU', 'NEW', 'MORE']);
+    await same(['status', '--json'], dbs);
+  });
+
+  it('links delete with a filter', async () => {
+    const before = rows(await same(['links', 'external', '--json'], dbs)).length;
+    await both(['links', 'delete', 'external', '--grep', 'ПАРТНЁР', '--yes']);
+    await both(['links', 'delete', 'internal', '--site', 'HIT', '--host', 'hubs.test', '--yes']);
+    const after = rows(await same(['links', 'external', '--json'], dbs)).length;
+    expect(after).toBeLessThan(before);
+    await same(['links', 'internal', '--json'], dbs);
+  });
+
+  it('config set and params set/remove', async () => {
+    await both(['config', 'set', 'max-level', '3']);
+    await both(['params', 'set', 'HIT', '/find', 'page', 'optional']);
+    await both(['params', 'remove', 'TSU', '/search.php']);
+    expect(await same(['config', 'get', 'max-level'], dbs)).toMatch(/3/);
+    expect(await same(['params', 'list'], dbs)).toMatch(/find/);
+  });
+});
+
+describe('errors on PostgreSQL stay one readable line', () => {
+  it('a server that is not there: exit 1, one line', async () => {
+    const r = await beebot(['status'], { db: 'postgres://nobody@127.0.0.1:1/x' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^beebot: cannot connect to PostgreSQL at postgres:\/\/nobody@127\.0\.0\.1:1\/x: .*\n$/);
+  });
+
+  it('a search query it cannot read is a usage error', async () => {
+    const r = await beebot(['search', 'research OR'], { db: pgUrl });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^beebot: cannot read the query 'research OR'\n$/);
   });
 });
