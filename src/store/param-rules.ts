@@ -19,7 +19,13 @@ function toRule(kind: ParamRule['kind'], arg: string | null): ParamRule {
 /** Declare (or redeclare) one parameter of a script. */
 export function setParamRule(db: Db, r: StoredParamRule): void {
   const arg = r.rule.kind === 'required-from' ? JSON.stringify(r.rule.values) : r.rule.kind === 'optional' ? r.rule.default : null;
-  db.prepare(`INSERT OR REPLACE INTO param_rules (site_id, path, param, kind, arg) VALUES (?, ?, ?, ?, ?)`).run(r.siteId, r.path, r.param, r.rule.kind, arg);
+  const insert = `INTO param_rules (site_id, path, param, kind, arg) VALUES (?, ?, ?, ?, ?)`;
+  db.prepare(
+    dialect(db, {
+      sqlite: `INSERT OR REPLACE ${insert}`,
+      pg: `INSERT ${insert} ON CONFLICT (site_id, path, param) DO UPDATE SET kind = excluded.kind, arg = excluded.arg`,
+    }),
+  ).run(r.siteId, r.path, r.param, r.rule.kind, arg);
 }
 
 /** Remove one parameter's rule, or every rule of the script when `param` is null; how many went. */
