@@ -172,8 +172,20 @@ describe('reading commands: the same output on SQLite and PostgreSQL', () => {
     expect(await checked(pgUrl)).toEqual(a);
   }, 120_000);
 
-  it('status', async () => {
-    expect(await same(['status'])).toMatch(/SZGU/);
+  it('simulate replays the crawl of either store', async () => {
+    const replay = async (trace: string) => {
+      const r = await beebot(['simulate', '--trace', trace, '--budget', '50', '--json'], { db: join(tmp.dir, 'unused.db') });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as unknown;
+    };
+    const a = await replay(sqlite);
+    expect(JSON.stringify(a)).toMatch(/gittins/);
+    expect(await replay(pgUrl)).toEqual(a);
+  });
+
+  it('links delete --dry-run shows the same plan', async () => {
+    expect(await same(['links', 'delete', 'external', '--grep', 'УНИВЕРСИТЕТ', '--dry-run'])).toMatch(/Санкт-Петербургский/);
+    await same(['links', 'delete', 'internal', '--site', 'TSU', '--level', '3', '--dry-run']);
   });
 });
 
