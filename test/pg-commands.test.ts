@@ -222,10 +222,12 @@ describe('writing commands leave equal results on both stores', () => {
 
   it('config set and params set/remove', async () => {
     await both(['config', 'set', 'max-level', '3']);
+    await both(['config', 'set', 'reward', 'hosts']);
     await both(['params', 'set', 'HIT', '/find', 'page', 'optional', '1']);
     await both(['params', 'remove', 'TSU', '/search.php']);
     expect(await same(['config', 'get', 'max-level'], dbs)).toMatch(/3/);
     expect(await same(['params', 'list'], dbs)).toMatch(/find/);
+    expect(await same(['status'], dbs)).toMatch(/reward: hosts/);
   });
 });
 

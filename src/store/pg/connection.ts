@@ -176,6 +176,13 @@ export class PgDb implements Db {
     if (!this.open) return;
     this.open = false;
     this.pq.finish();
+    // The binding's finish() closes its socket watcher with uv_close, which completes on the event
+    // loop's next turn, and lets the object be collected at once: collected before that (several
+    // opens and closes in one synchronous run, as a test's reads do), its memory is reused while
+    // libuv still holds the watcher and the process aborts (uv__finish_close assertion). Hold it
+    // until a timer, which runs after the turn's closing handles.
+    const pq = this.pq;
+    setTimeout(() => void pq, 0).unref();
   }
 }
 
