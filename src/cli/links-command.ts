@@ -6,6 +6,7 @@ import { linkKinds, type FilterFlags, type LinkFilter, type LinkKind } from '../
 import { deleteLinks, planDelete } from '../store/links.js';
 import { dbPath, isTty, withDb } from './context.js';
 import { confirm } from './confirm.js';
+import { isPgUrl } from '../store/pg/open.js';
 import { holdCrawlLock } from './crawl-lock.js';
 import { addFilterOptions, parseLimit, readFilter, TABLE_ROWS } from './filter-options.js';
 import { writeRows, type RowOutput } from './row-output.js';
@@ -55,8 +56,10 @@ export function linksCommand(): Command {
       throw new UsageError(`say which ${kind} links to delete (--host, --grep, --level, --since), or --all for every one${flags.site ? ' of the site' : ''}`);
     }
     // Deleting pages edits the frontier a running crawl reads from: hold the crawl lock meanwhile.
+    // A PostgreSQL store has no file beside it to lock (its workers run on many machines): there,
+    // a deleted page a worker holds just fails that worker's commit of it.
     const release =
-      kind === 'internal' && !flags.dryRun
+      kind === 'internal' && !flags.dryRun && !isPgUrl(dbPath(cmd))
         ? holdCrawlLock(dbPath(cmd), (pid) => `a crawl (pid ${pid}) is running on ${dbPath(cmd)}: stop it before deleting internal links (external and bad links can be deleted while it runs)`)
         : () => undefined;
     try {

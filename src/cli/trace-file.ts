@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isPgUrl } from '../store/pg/open.js';
 import { gunzipSync } from 'node:zlib';
 import type { TraceSite } from '../bandit/compare.js';
 import type { RewardMode } from '../bandit/reward.js';
@@ -8,11 +9,12 @@ import { readTrace } from '../store/trace.js';
 
 /**
  * The sites of a trace, as `simulate` replays them: a trace file from `beebot trace export`
- * (.json, or .json.gz like the committed real-web traces) or a beebot database. `reward` picks
- * which sequences to replay; without it, `rewards` (the mode the crawl ran with).
+ * (.json, or .json.gz like the committed real-web traces) or a beebot database (a SQLite file or a
+ * postgres:// URL). `reward` picks which sequences to replay; without it, `rewards` (the mode the
+ * crawl ran with).
  */
 export function loadTrace(file: string, reward?: RewardMode): TraceSite[] {
-  if (!existsSync(file)) throw new BeebotError(`no such file: ${file}`);
+  if (!isPgUrl(file) && !existsSync(file)) throw new BeebotError(`no such file: ${file}`);
   if (/\.json(\.gz)?$/i.test(file)) {
     let data: { sites?: Record<string, unknown>[] };
     try {

@@ -60,8 +60,10 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
   const sites = listSites(db);
   const siteNode = new Map(sites.map((s) => [identity(s, scope), s]));
   const nodeOf = nodeFunction(new Set(siteNode.keys()), scope, level);
-  registerUrlFunctions(db);
-  sqliteOf(db).function('beebot_node', { deterministic: true }, (url: unknown) => (typeof url === 'string' ? nodeOf(url) : null));
+  if (db.kind === 'sqlite') {
+    registerUrlFunctions(db);
+    sqliteOf(db).function('beebot_node', { deterministic: true }, (url: unknown) => (typeof url === 'string' ? nodeOf(url) : null));
+  }
 
   return {
     level,
@@ -69,10 +71,12 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
     *nodes() {
       const out = new Map(db.prepare('SELECT site_id, count(*) FROM external_links WHERE gone_at IS NULL GROUP BY site_id').raw().all() as [number, number][]);
       const into = new Map<string, { links: number; sites: number }>();
-      const rows = db
-        .prepare('SELECT beebot_node(url) AS n, count(*), count(DISTINCT site_id) FROM external_links WHERE gone_at IS NULL GROUP BY n HAVING n IS NOT NULL ORDER BY n')
-        .raw()
-        .iterate() as Iterable<[string, number, number]>;
+      const rows = db.kind === 'pg'
+        ? (groupInJs(db, nodeOf, () => 0, (site) => site) as [string, number, number][])
+        : (db
+          .prepare('SELECT beebot_node(url) AS n, count(*), count(DISTINCT site_id) FROM external_links WHERE gone_at IS NULL GROUP BY n HAVING n IS NOT NULL ORDER BY n')
+          .raw()
+          .iterate() as Iterable<[string, number, number]>);
       for (const [id, links, linking] of rows) {
         if (siteNode.has(id)) {
           into.set(id, { links, sites: linking });
@@ -92,17 +96,46 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
     },
     *edges() {
       const source = new Map(sites.map((s) => [s.id, identity(s, scope)]));
-      const rows = db
-        .prepare(
-          `SELECT site_id, beebot_node(url) AS n, count(*) AS w, count(DISTINCT page_id) FROM external_links WHERE gone_at IS NULL
-           GROUP BY site_id, n HAVING n IS NOT NULL ORDER BY site_id, w DESC, n`,
-        )
-        .raw()
-        .iterate() as Iterable<[number, string, number, number]>;
+      const rows = db.kind === 'pg'
+        ? [...groupInJs(db, nodeOf, (site) => site, (_, page) => page)]
+          .map(([key, w, pages]): [number, string, number, number] => [(key as [number, string])[0], (key as [number, string])[1], w, pages])
+          .sort((a, b) => a[0] - b[0] || b[2] - a[2] || cmp(a[1], b[1]))
+        : (db
+          .prepare(
+            `SELECT site_id, beebot_node(url) AS n, count(*) AS w, count(DISTINCT page_id) FROM external_links WHERE gone_at IS NULL
+             GROUP BY site_id, n HAVING n IS NOT NULL ORDER BY site_id, w DESC, n`,
+          )
+          .raw()
+          .iterate() as Iterable<[number, string, number, number]>);
       let id = 0;
       for (const [siteId, target, weight, pages] of rows) yield { id: id++, source: source.get(siteId)!, target, weight, pages };
     },
   };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * PostgreSQL has no beebot_node: the live external links stream in and are grouped here by node
+ * (and by `by`, 0 for none), counting rows and distinct values of `distinct`. Nodes are ASCII
+ * host names, so JavaScript's order is SQLite's. Yields [node] or [[by, node]] keys, sorted by node.
+ */
+function groupInJs(
+  db: Db, nodeOf: (url: string) => string | null, by: (site: number) => number, distinct: (site: number, page: number) => number,
+): [unknown, number, number][] {
+  const groups = new Map<string, { key: unknown; n: number; seen: Set<number> }>();
+  const rows = db.prepare('SELECT site_id, page_id, url FROM external_links WHERE gone_at IS NULL').raw().iterate() as Iterable<[number, number, string]>;
+  for (const [site, page, url] of rows) {
+    const node = nodeOf(url);
+    if (node === null) continue;
+    const b = by(site);
+    const k = `${b} ${node}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = { key: b === 0 ? node : [b, node], n: 0, seen: new Set() }));
+    g.n++;
+    g.seen.add(distinct(site, page));
+  }
+  return [...groups.values()].map((g): [unknown, number, number] => [g.key, g.n, g.seen.size]).sort((a, b) => cmp(String(a[0]), String(b[0])));
 }
 
 const identity = (s: Site, scope: Scope) => siteIdentity(new URL(s.url).hostname, scope);

@@ -22,7 +22,7 @@ export function distinctExternalBySite(db: Db): Map<number, DistinctCounts> {
   const rows = db
     .prepare(
       `SELECT site_id, count(*), count(DISTINCT host) FROM
-         (SELECT DISTINCT site_id, key, host FROM external_links) GROUP BY site_id`,
+         (SELECT DISTINCT site_id, key, host FROM external_links) AS d GROUP BY site_id`,
     )
     .raw()
     .all() as [number, number, number][];

@@ -2,7 +2,7 @@ import { siteIdentity } from '../crawl/scope.js';
 import type { Db } from './db.js';
 import { readSettings } from './settings.js';
 import { listSites, type Site } from './sites.js';
-import { hostDomain, registerUrlFunctions } from './url-functions.js';
+import { hostDomain, registerUrlFunctions, urlHost } from './url-functions.js';
 
 export type HostLevel = 'host' | 'domain';
 
@@ -37,6 +37,14 @@ export interface HostQuery {
  * spills big GROUP BYs to disk; only the result rows reach JavaScript.
  */
 export function companionHosts(db: Db, q: HostQuery): CompanionHost[] {
+  const rows = db.kind === 'pg' ? aggregateInJs(db, q) : aggregateInSqlite(db, q);
+  const target = targetSiteOf(listSites(db), readSettings(db).scope, q.by);
+  return rows.map((r) => ({ ...r, domain: q.by === 'host' ? hostDomain(r.name) : r.name, targetSiteId: target(r.name) }));
+}
+
+type Counted = Omit<CompanionHost, 'domain' | 'targetSiteId'>;
+
+function aggregateInSqlite(db: Db, q: HostQuery): Counted[] {
   registerUrlFunctions(db);
   const name = q.by === 'host' ? 'beebot_host(e.url)' : 'beebot_domain(e.url)';
   const rows = db
@@ -47,9 +55,37 @@ export function companionHosts(db: Db, q: HostQuery): CompanionHost[] {
        GROUP BY 1 HAVING name IS NOT NULL AND sites >= @minSites
        ORDER BY sites DESC, links DESC, name ${q.limit !== null ? `LIMIT ${Math.floor(q.limit)}` : ''}`,
     )
-    .all({ minSites: q.minSites, ...(q.siteId !== null ? { site: q.siteId } : {}) }) as Omit<CompanionHost, 'domain' | 'targetSiteId'>[];
-  const target = targetSiteOf(listSites(db), readSettings(db).scope, q.by);
-  return rows.map((r) => ({ ...r, domain: q.by === 'host' ? hostDomain(r.name) : r.name, targetSiteId: target(r.name) }));
+    .all({ minSites: q.minSites, ...(q.siteId !== null ? { site: q.siteId } : {}) }) as Counted[];
+  return rows;
+}
+
+/**
+ * PostgreSQL has no beebot_host/beebot_domain (the Public Suffix List lives in JavaScript): the
+ * link rows stream in and are grouped here, ordered as the SQLite query orders them (names are
+ * ASCII punycode, so JavaScript's comparison is SQLite's binary one).
+ */
+function aggregateInJs(db: Db, q: HostQuery): Counted[] {
+  const groups = new Map<string, { hosts: Set<string>; sites: Set<number>; pages: Set<number>; links: number }>();
+  const rows = db
+    .prepare(`SELECT e.url, e.site_id, e.page_id FROM external_links e ${q.siteId !== null ? 'WHERE e.site_id = ?' : ''}`)
+    .raw()
+    .iterate(...(q.siteId !== null ? [q.siteId] : [])) as IterableIterator<[string, number, number]>;
+  for (const [url, site, page] of rows) {
+    const host = urlHost(url);
+    if (host === null) continue;
+    const name = q.by === 'host' ? host : hostDomain(host);
+    let g = groups.get(name);
+    if (!g) groups.set(name, (g = { hosts: new Set(), sites: new Set(), pages: new Set(), links: 0 }));
+    g.hosts.add(host);
+    g.sites.add(site);
+    g.pages.add(page);
+    g.links++;
+  }
+  const out = [...groups]
+    .map(([name, g]) => ({ name, hosts: g.hosts.size, sites: g.sites.size, links: g.links, pages: g.pages.size }))
+    .filter((r) => r.sites >= q.minSites)
+    .sort((a, b) => b.sites - a.sites || b.links - a.links || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return q.limit !== null ? out.slice(0, Math.max(0, Math.floor(q.limit))) : out;
 }
 
 /** Which target site a linked host (or domain) is part of, under the database's scope. */

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { countRows, filterWhere, linkTables } from './export.js';
+import { countRows, filterWhere, linkTables, matchingIds } from './export.js';
 import type { LinkFilter, LinkKind } from './link-filter.js';
 
 export interface DeletePlan {
@@ -23,6 +23,7 @@ export function planDelete(db: Db, kind: LinkKind, f: LinkFilter): DeletePlan {
  * resumed crawl does not store that URL (or raw href) for that site again. One transaction.
  */
 export function deleteLinks(db: Db, kind: LinkKind, f: LinkFilter, now: Date = new Date()): number {
+  if (db.kind === 'pg') return deletePg(db, kind, f, now);
   const t = linkTables[kind];
   const { where, params } = filterWhere(db, kind, f, { deletableOnly: true });
   const table = { external: 'external_links', internal: 'pages', bad: 'bad_links' }[kind];
@@ -39,4 +40,23 @@ export function deleteLinks(db: Db, kind: LinkKind, f: LinkFilter, now: Date = n
     // deferred transaction reads first, and when the crawl commits while it waits for the lock its
     // snapshot is stale: SQLite then answers SQLITE_BUSY at once, without the busy timeout.
   }).immediate();
+}
+
+/**
+ * PostgreSQL: --host and --grep are tested in JavaScript (export.ts, RowTest), so the rows are
+ * chosen by id first, then tombstoned and deleted by those ids, in one transaction.
+ */
+function deletePg(db: Db, kind: LinkKind, f: LinkFilter, now: Date): number {
+  const t = linkTables[kind];
+  const table = { external: 'external_links', internal: 'pages', bad: 'bad_links' }[kind];
+  const byIds = `${t.id} IN (SELECT jsonb_array_elements_text(@ids::jsonb)::bigint)`;
+  return db.transaction(() => {
+    const ids = JSON.stringify(matchingIds(db, kind, f, { deletableOnly: true }));
+    db.prepare(
+      `INSERT INTO deleted_links (site_id, kind, key, deleted_at)
+       SELECT ${t.fields.site}, '${kind}', ${t.key}, @deletedAt FROM ${t.from} WHERE ${byIds} ON CONFLICT DO NOTHING`,
+    ).run({ ids, deletedAt: now.toISOString() });
+    if (kind === 'internal') db.prepare(`DELETE FROM edges WHERE dst IN (SELECT jsonb_array_elements_text(@ids::jsonb)::bigint)`).run({ ids });
+    return db.prepare(`DELETE FROM ${table} WHERE id IN (SELECT jsonb_array_elements_text(@ids::jsonb)::bigint)`).run({ ids }).changes;
+  })();
 }

@@ -1,5 +1,5 @@
 import type { ParamRule, SiteParamRules } from '../params/rules.js';
-import type { Db } from './db.js';
+import { dialect, type Db } from './db.js';
 
 export interface StoredParamRule {
   siteId: number;
@@ -19,7 +19,13 @@ function toRule(kind: ParamRule['kind'], arg: string | null): ParamRule {
 /** Declare (or redeclare) one parameter of a script. */
 export function setParamRule(db: Db, r: StoredParamRule): void {
   const arg = r.rule.kind === 'required-from' ? JSON.stringify(r.rule.values) : r.rule.kind === 'optional' ? r.rule.default : null;
-  db.prepare(`INSERT OR REPLACE INTO param_rules (site_id, path, param, kind, arg) VALUES (?, ?, ?, ?, ?)`).run(r.siteId, r.path, r.param, r.rule.kind, arg);
+  const insert = `INTO param_rules (site_id, path, param, kind, arg) VALUES (?, ?, ?, ?, ?)`;
+  db.prepare(
+    dialect(db, {
+      sqlite: `INSERT OR REPLACE ${insert}`,
+      pg: `INSERT ${insert} ON CONFLICT (site_id, path, param) DO UPDATE SET kind = excluded.kind, arg = excluded.arg`,
+    }),
+  ).run(r.siteId, r.path, r.param, r.rule.kind, arg);
 }
 
 /** Remove one parameter's rule, or every rule of the script when `param` is null; how many went. */
@@ -31,7 +37,13 @@ export function removeParamRules(db: Db, siteId: number, path: string, param: st
 
 export function listParamRules(db: Db, siteId: number | null = null): StoredParamRule[] {
   const rows = db
-    .prepare(`SELECT site_id, path, param, kind, arg FROM param_rules WHERE CAST(@site AS BIGINT) IS NULL OR site_id = @site ORDER BY site_id, path, param`)
+    .prepare(
+      dialect(db, {
+        sqlite: `SELECT site_id, path, param, kind, arg FROM param_rules WHERE @site IS NULL OR site_id = @site ORDER BY site_id, path, param`,
+        // a parameter compared only with NULL has no type PostgreSQL can infer; C-locale order is SQLite's binary one
+        pg: `SELECT site_id, path, param, kind, arg FROM param_rules WHERE @site::bigint IS NULL OR site_id = @site::bigint ORDER BY site_id, path COLLATE "C", param COLLATE "C"`,
+      }),
+    )
     .all({ site: siteId }) as Row[];
   return rows.map((r) => ({ siteId: r.site_id, path: r.path, param: r.param, rule: toRule(r.kind, r.arg) }));
 }

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
-import { BM25 } from '../search/weights.js';
+import { ftsToTsquery } from '../search/tsquery.js';
+import { BLOCKS, BLOCK_WEIGHTS, BM25 } from '../search/weights.js';
 import type { Db } from './db.js';
 
 export interface SearchHit {
@@ -20,6 +21,7 @@ export interface SearchOptions {
 
 /** Pages matching an FTS5 query, best first. A query FTS5 cannot read is a usage error. */
 export function searchPages(db: Db, query: string, o: SearchOptions): SearchHit[] {
+  if (db.kind === 'pg') return searchPg(db, query, o);
   try {
     return db
       .prepare(
@@ -34,6 +36,29 @@ export function searchPages(db: Db, query: string, o: SearchOptions): SearchHit[
     if ((err as { code?: string }).code === 'SQLITE_ERROR') throw new UsageError(`cannot read the query '${query}': ${(err as Error).message}`);
     throw err;
   }
+}
+
+// ts_rank's weights are listed {D, C, B, A}: body, headings, anchors, title, scaled to at most 1.
+const PG_WEIGHTS = `'{${[...BLOCKS].reverse().map((b) => BLOCK_WEIGHTS[b] / BLOCK_WEIGHTS.title).join(', ')}}'`;
+
+/**
+ * PostgreSQL's text search: the same pages match (see ftsToTsquery), but it ranks with ts_rank
+ * (term frequency by block weight, not bm25), so scores differ from SQLite's and equal scores
+ * can order differently; the snippet is ts_headline over the page's blocks, not FTS5's best
+ * stretch of the best block.
+ */
+function searchPg(db: Db, query: string, o: SearchOptions): SearchHit[] {
+  const tsquery = ftsToTsquery(query);
+  return db
+    .prepare(
+      `SELECT p.id AS page_id, p.site_id, p.url, t.title, ts_rank(${PG_WEIGHTS}, t.tsv, q) AS score,
+              ts_headline('simple', concat_ws(' ', t.title, t.anchors, t.headings, t.body), q,
+                          'StartSel=[, StopSel=], MaxWords=16, MinWords=8, MaxFragments=1, FragmentDelimiter=…') AS snippet
+         FROM page_text t JOIN pages p ON p.id = t.page_id, to_tsquery('simple', @query) q
+        WHERE t.tsv @@ q AND (@site::bigint IS NULL OR p.site_id = @site::bigint)
+        ORDER BY score DESC, p.id LIMIT @limit::bigint`,
+    )
+    .all({ query: tsquery, site: o.siteId, limit: o.limit }) as SearchHit[];
 }
 
 /** Whether any page was indexed (the setting index-text was on during a crawl). */

@@ -25,7 +25,7 @@ export interface Site {
 }
 
 const siteColumns = `id, url, name, short, grp AS "group", unavailable, pulls,
-  reward_sum AS rewardSum, reward_max AS rewardMax, deepest`;
+  reward_sum AS "rewardSum", reward_max AS "rewardMax", deepest`;
 
 export function listSites(db: Db): Site[] {
   return db.prepare(`SELECT ${siteColumns} FROM sites ORDER BY id`).all() as Site[];

@@ -1,5 +1,5 @@
 import type { UrlCheck } from '../check/check-url.js';
-import type { Db } from './db.js';
+import { dialect, type Db } from './db.js';
 
 /** One distinct external URL of a site, with every page linking it. */
 export interface SiteExternal {
@@ -33,7 +33,7 @@ export function siteExternals(db: Db, siteId: number): SiteExternal[] {
 /** Checks stored earlier, by key (url_checks, schema 7). */
 export function cachedChecks(db: Db, keys: readonly string[]): Map<string, CachedCheck> {
   const get = db.prepare(
-    `SELECT key, url, method, status, final_url AS finalUrl, error, checked_at AS checkedAt FROM url_checks WHERE key = ?`,
+    `SELECT key, url, method, status, final_url AS "finalUrl", error, checked_at AS "checkedAt" FROM url_checks WHERE key = ?`,
   );
   const out = new Map<string, CachedCheck>();
   for (const k of keys) {
@@ -44,8 +44,12 @@ export function cachedChecks(db: Db, keys: readonly string[]): Map<string, Cache
 }
 
 export function saveCheck(db: Db, c: CachedCheck): void {
+  const values = `(key, url, method, status, final_url, error, checked_at) VALUES (@key, @url, @method, @status, @finalUrl, @error, @checkedAt)`;
   db.prepare(
-    `INSERT OR REPLACE INTO url_checks (key, url, method, status, final_url, error, checked_at)
-     VALUES (@key, @url, @method, @status, @finalUrl, @error, @checkedAt)`,
+    dialect(db, {
+      sqlite: `INSERT OR REPLACE INTO url_checks ${values}`,
+      pg: `INSERT INTO url_checks ${values} ON CONFLICT (key) DO UPDATE SET url = excluded.url, method = excluded.method,
+             status = excluded.status, final_url = excluded.final_url, error = excluded.error, checked_at = excluded.checked_at`,
+    }),
   ).run(c);
 }

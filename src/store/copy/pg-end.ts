@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { BeebotError } from '../../errors.js';
-import { MARK } from '../pg/open.js';
+import { pgStoreFinish } from '../pg/open.js';
 import { pgSchema } from '../pg/schema.js';
 import { showUrl, type CopyRow, type CopySource, type CopyTarget, type CopyValue } from './endpoint.js';
 import { copyLayout, quote, type CopyTable } from './layout.js';
@@ -102,7 +102,6 @@ export async function pgTarget(url: string): Promise<CopyTarget> {
     }
     await client.query('BEGIN');
     for (const statement of tablesFirst) await client.query(statement);
-    await client.query(`COMMENT ON TABLE settings IS '${MARK}'`); // what openPg recognises as a beebot database
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     await client.end().catch(() => {});
@@ -160,6 +159,7 @@ export async function pgTarget(url: string): Promise<CopyTarget> {
       await setForward();
       for (const statement of indexesAfter) await client.query(statement);
       await advanceSequences();
+      for (const statement of pgStoreFinish) await client.query(statement);
       await client.query('COMMIT');
       await client.end();
     },

@@ -218,6 +218,8 @@ class PgStatement implements Statement {
         return param(obj[n]);
       });
     }
+    // as better-sqlite3: an object of named values binds nothing to a statement without names
+    if (count === 0 && args.length === 1 && args[0] !== null && typeof args[0] === 'object' && !Array.isArray(args[0])) return [];
     const flat = args.length === 1 && Array.isArray(args[0]) ? (args[0] as Value[]) : args;
     if (flat.length !== count) throw new RangeError(`too ${flat.length < count ? 'few' : 'many'} parameter values were provided`);
     return flat.map(param);

@@ -13,6 +13,12 @@ export const MARK = `beebot schema ${PG_SCHEMA_VERSION}`;
 const CREATE_LOCK = 0x6265_6562; // 'beeb'
 
 /**
+ * What a beebot PostgreSQL store has beyond the tables of pgSchema: the workers' coordination
+ * tables and the version mark. `db copy` runs these too, so a copied crawl opens like a created one.
+ */
+export const pgStoreFinish: readonly string[] = [...pgCoordination, `COMMENT ON TABLE settings IS '${MARK}'`];
+
+/**
  * Open a PostgreSQL store: an empty database gets the whole layout (pgSchema) and the workers'
  * coordination tables (claims.ts) in one transaction; a beebot database of this version is used
  * as it is; anything else is refused without a change.
@@ -28,9 +34,6 @@ export function openPg(url: string, opts: { readonly?: boolean } = {}): Db {
           WHERE n.nspname = current_schema() AND c.relname = 'settings' AND c.relkind = 'r'`,
       ).pluck().all() as (string | null)[];
       if (mark.length) {
-        if (mark[0] === MARK && !opts.readonly && db.prepare(`SELECT to_regclass('page_leases')`).pluck().get() === null) {
-          for (const statement of pgCoordination) db.exec(statement); // a database `db copy` made
-        }
         if (mark[0] !== MARK) {
           const v = /^beebot schema (\d+)$/.exec(mark[0] ?? '');
           if (v && Number(v[1]) > PG_SCHEMA_VERSION) throw new BeebotError(`${name} was written by a newer beebot (schema ${v[1]}); upgrade beebot`);
@@ -39,8 +42,7 @@ export function openPg(url: string, opts: { readonly?: boolean } = {}): Db {
         return;
       }
       if (opts.readonly) throw new BeebotError(`${name} is not a beebot database (no beebot tables)`);
-      for (const statement of [...pgSchema, ...pgCoordination]) db.exec(statement);
-      db.exec(`COMMENT ON TABLE settings IS '${MARK}'`);
+      for (const statement of [...pgSchema, ...pgStoreFinish]) db.exec(statement);
     })();
   } catch (err) {
     db.close();
