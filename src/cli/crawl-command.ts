@@ -1,9 +1,8 @@
-import { isPgUrl } from '../store/pg/open.js';
 import { ORDERS } from '../order/priority.js';
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { holdCrawlLock, holdPgRunLock, holdRunLock } from './crawl-lock.js';
+import { holdPgRunLock, holdRunLock } from './crawl-lock.js';
 import { interruptible } from './interruptible.js';
 import { policyFromSettings } from '../bandit/from-settings.js';
 import { policyNames } from '../bandit/registry.js';
@@ -83,7 +82,7 @@ export function crawlCommand(): Command {
 
       // SQLite: one crawl per database at a time, a second one would fetch the same pages.
       // PostgreSQL: every crawl started on the database is a worker of the same crawl (claims.ts).
-      const release = isPgUrl(dbPath(cmd)) ? () => {} : holdCrawlLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
+      const release = holdRunLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
       try {
         await withDb(cmd, async (db) => {
           for (const [k, v] of savedValues) writeSetting(db, k as keyof Settings, v);

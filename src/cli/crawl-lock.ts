@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { BeebotError } from '../errors.js';
 import type { Db } from '../store/db.js';
-import { isPgUrl } from '../store/pg/open.js';
+import { isPostgresUrl } from '../store/pg/url.js';
 
 /**
  * Hold `<db>.lock`, the file `beebot crawl` holds while it runs (same format: the holder's pid), so
@@ -47,7 +47,7 @@ function alive(pid: number): boolean {
  * watch take holdPgRunLock once connected.
  */
 export function holdRunLock(db: string, busyMessage: (pid: number) => string): () => void {
-  return isPgUrl(db) ? () => {} : holdCrawlLock(db, busyMessage);
+  return isPostgresUrl(db) ? () => {} : holdCrawlLock(db, busyMessage);
 }
 
 // Two refreshes (or a refresh and a watch) on one PostgreSQL database would resume the same open

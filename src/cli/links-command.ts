@@ -6,7 +6,7 @@ import { linkKinds, type FilterFlags, type LinkFilter, type LinkKind } from '../
 import { deleteLinks, planDelete } from '../store/links.js';
 import { dbPath, isTty, withDb } from './context.js';
 import { confirm } from './confirm.js';
-import { isPgUrl } from '../store/pg/open.js';
+import { isPostgresUrl } from '../store/pg/url.js';
 import { holdCrawlLock } from './crawl-lock.js';
 import { addFilterOptions, parseLimit, readFilter, TABLE_ROWS } from './filter-options.js';
 import { writeRows, type RowOutput } from './row-output.js';
@@ -59,7 +59,7 @@ export function linksCommand(): Command {
     // A PostgreSQL store has no file beside it to lock (its workers run on many machines): there,
     // a deleted page a worker holds just fails that worker's commit of it.
     const release =
-      kind === 'internal' && !flags.dryRun && !isPgUrl(dbPath(cmd))
+      kind === 'internal' && !flags.dryRun && !isPostgresUrl(dbPath(cmd))
         ? holdCrawlLock(dbPath(cmd), (pid) => `a crawl (pid ${pid}) is running on ${dbPath(cmd)}: stop it before deleting internal links (external and bad links can be deleted while it runs)`)
         : () => undefined;
     try {

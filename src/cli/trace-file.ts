@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isPgUrl } from '../store/pg/open.js';
+import { isPostgresUrl } from '../store/pg/url.js';
 import { gunzipSync } from 'node:zlib';
 import type { TraceSite } from '../bandit/compare.js';
 import type { RewardMode } from '../bandit/reward.js';
@@ -14,7 +14,7 @@ import { readTrace } from '../store/trace.js';
  * crawl ran with).
  */
 export function loadTrace(file: string, reward?: RewardMode): TraceSite[] {
-  if (!isPgUrl(file) && !existsSync(file)) throw new BeebotError(`no such file: ${file}`);
+  if (!isPostgresUrl(file) && !existsSync(file)) throw new BeebotError(`no such file: ${file}`);
   if (/\.json(\.gz)?$/i.test(file)) {
     let data: { sites?: Record<string, unknown>[] };
     try {

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { BeebotError } from '../errors.js';
 import type { Db } from './db-types.js';
 import { fingerprint } from './fingerprint.js';
-import { isPgUrl, openPg } from './pg/open.js';
+import { openPg } from './pg/open.js';
+import { isPostgresUrl } from './pg/url.js';
 import { migrations } from './schema.js';
 import { urlHost } from './url-functions.js';
 
@@ -14,7 +15,7 @@ export { dialect } from './db-types.js';
  * postgres://user@host:port/dbname (src/store/pg/open.ts).
  */
 export function openDb(target: string, opts: { readonly?: boolean } = {}): Db {
-  return isPgUrl(target) ? openPg(target, opts) : openSqlite(target, opts);
+  return isPostgresUrl(target) ? openPg(target, opts) : openSqlite(target, opts);
 }
 
 /** The better-sqlite3 handle behind a SQLite store, for what only SQLite has (pragmas, JS functions). */

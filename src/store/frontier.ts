@@ -1,5 +1,6 @@
 import type { OrderState } from './commit.js';
 import type { Db } from './db.js';
+import { NOW } from './pg/shared-crawl.js';
 
 export interface FrontierPage {
   id: number;
@@ -26,7 +27,7 @@ export class Frontier {
    */
   constructor(db: Db, private ordered = false, shared = false) {
     // shared (PostgreSQL, several workers): pages another worker holds a live lease on are not next
-    const free = shared ? `AND NOT EXISTS (SELECT 1 FROM page_leases l WHERE l.page_id = pages.id AND l.expires_at > (extract(epoch from clock_timestamp()) * 1000)::bigint)` : '';
+    const free = shared ? `AND NOT EXISTS (SELECT 1 FROM page_leases l WHERE l.page_id = pages.id AND l.expires_at > ${NOW})` : '';
     this.next = db.prepare(
       ordered
         ? `SELECT id, site_id AS siteId, url, level, anchor, coalesce(cues, '') AS cues,

@@ -1,5 +1,6 @@
 import { BeebotError } from '../../errors.js';
-import { isPostgresUrl, showUrl, type CopySource, type CopyTarget } from './endpoint.js';
+import { isPostgresUrl, showUrl } from '../pg/url.js';
+import type { CopySource, CopyTarget } from './endpoint.js';
 import { copyLayout } from './layout.js';
 import { pgSource, pgTarget } from './pg-end.js';
 import { sqliteSource, sqliteTarget } from './sqlite-end.js';

@@ -24,4 +24,3 @@ export interface CopyTarget {
   abort(): Promise<void>;
 }
 
-export { isPostgresUrl, showUrl } from '../pg/url.js';

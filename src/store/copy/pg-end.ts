@@ -2,7 +2,8 @@ import pg from 'pg';
 import { BeebotError } from '../../errors.js';
 import { pgStoreFinish } from '../pg/open.js';
 import { pgSchema } from '../pg/schema.js';
-import { showUrl, type CopyRow, type CopySource, type CopyTarget, type CopyValue } from './endpoint.js';
+import { showUrl } from '../pg/url.js';
+import type { CopyRow, CopySource, CopyTarget, CopyValue } from './endpoint.js';
 import { copyLayout, quote, type CopyTable } from './layout.js';
 
 const PG_MAX_PARAMS = 65535;

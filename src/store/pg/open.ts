@@ -3,9 +3,8 @@ import type { Db } from '../db-types.js';
 import { pgCoordination } from './claims.js';
 import { PgDb } from './connection.js';
 import { PG_SCHEMA_VERSION, pgSchema } from './schema.js';
-import { isPostgresUrl, showUrl } from './url.js';
+import { showUrl } from './url.js';
 
-export { isPostgresUrl as isPgUrl };
 
 // The schema version is the settings table's comment: no table beyond SQLite's layout (pg-store.test.ts compares them).
 export const MARK = `beebot schema ${PG_SCHEMA_VERSION}`;

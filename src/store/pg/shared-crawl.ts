@@ -1,7 +1,7 @@
 import type { Db, Statement } from '../db-types.js';
 
 /** The database clock in epoch ms: workers on machines whose clocks disagree still agree on expiries and slots. */
-const NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+export const NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 /** One page of the budget if any is left (t.total null: no budget), computed on the row being updated. */
 const GRANT = `CASE WHEN t.total IS NULL OR b.spent < t.total THEN 1 ELSE 0 END`;
