@@ -14,8 +14,8 @@
  */
 import { Parser } from 'htmlparser2';
 import { pathToFileURL } from 'node:url';
-import { analysePage } from '../src/crawl/analyse.js';
-import { siteIdentity } from '../src/crawl/scope.js';
+import { analysePage } from '../src/page/analyse.js';
+import { siteIdentity } from '../src/url/scope.js';
 import { hash32, pagePath, renderPage, siteHost, type WebConfig } from './web.js';
 
 export interface ParseBound {

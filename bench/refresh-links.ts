@@ -5,7 +5,7 @@
  * the checker writes with the run's clock).
  */
 import type { ChangingWeb } from '../fixtures/changing-web/model.js';
-import type { Db } from '../src/store/db.js';
+import type { Db } from '../src/db/db.js';
 
 export interface LinkCatch {
   /** distinct external URLs first stored after `start` */

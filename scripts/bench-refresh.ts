@@ -15,13 +15,13 @@ import { startChangingWeb, type ChangingWebServer } from '../fixtures/changing-w
 import { linkCatch, type LinkCatch } from '../bench/refresh-links.js';
 import { IndexTruth } from '../bench/refresh-truth.js';
 import { SamplingClock, SwitchClock } from '../bench/sampling-clock.js';
-import { policyFromSettings } from '../src/bandit/from-settings.js';
+import { policyFromSettings } from '../src/cli/policy-from-settings.js';
 import { crawl } from '../src/crawl/crawler.js';
 import { checkMs, type CheckCost } from '../src/refresh/check-cost.js';
 import { contentValue } from '../src/refresh/content-value.js';
 import { runIterations } from '../src/refresh/iterations.js';
 import { optimalFrequencies, type ScheduleName } from '../src/refresh/schedules.js';
-import { openDb, type Db } from '../src/store/db.js';
+import { openDb, type Db } from '../src/db/db.js';
 import { readSettings, writeSetting } from '../src/store/settings.js';
 import { insertSites } from '../src/store/sites.js';
 import { VirtualClock } from '../src/time/clock.js';

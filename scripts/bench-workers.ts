@@ -17,7 +17,7 @@ import pg from 'pg';
 import { startBenchWeb } from '../bench/web-server.js';
 import type { WebConfig } from '../bench/web.js';
 import { startPostgres } from '../fixtures/postgres.js';
-import { openDb } from '../src/store/db.js';
+import { openDb } from '../src/db/db.js';
 
 const BIN = fileURLToPath(new URL('../../bin/beebot.js', import.meta.url));
 const arg = (name: string, def: number) => {

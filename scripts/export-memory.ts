@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDb } from '../src/store/db.js';
+import { openDb } from '../src/db/db.js';
 import { insertSites } from '../src/store/sites.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);

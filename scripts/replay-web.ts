@@ -17,7 +17,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { openDb } from '../src/store/db.js';
+import { openDb } from '../src/db/db.js';
 import { compare } from '../src/bandit/compare.js';
 import { oracleCurve } from '../src/bandit/oracle.js';
 import { DEFAULTS } from '../src/bandit/registry.js';

@@ -2,10 +2,10 @@
 // compiled code, so this test loads the build (`npm test` builds first).
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import type { AnalyseJob } from '../src/crawl/analyse.js';
-import type { Analyser } from '../src/crawl/analyser.js';
+import type { AnalyseJob } from '../src/page/analyse.js';
+import type { Analyser } from '../src/page/analyser.js';
 
-const built = '../dist/src/crawl/analyser.js'; // a variable: the build has no type declarations
+const built = '../dist/src/page/analyser.js'; // a variable: the build has no type declarations
 const { createAnalyser } = (await import(built)) as { createAnalyser: (c: number, cores?: number) => Promise<Analyser> };
 
 const scope = { identity: 'uni.test', scope: 'host' as const, mode: 'standard' as const };

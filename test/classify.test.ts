@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLink, type SiteScope } from '../src/crawl/classify.js';
-import { siteIdentity, type Scope } from '../src/crawl/scope.js';
+import { classifyLink, type SiteScope } from '../src/page/classify.js';
+import { siteIdentity, type Scope } from '../src/url/scope.js';
 
 const site = (host: string, scope: Scope = 'host', mode: SiteScope['mode'] = 'standard'): SiteScope => ({
   identity: siteIdentity(host, scope),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureFacts, fixtureSeeds } from '../fixtures/web.js';
-import { urlKey } from '../src/crawl/url.js';
+import { urlKey } from '../src/url/url.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 
 let web: FixtureWeb;

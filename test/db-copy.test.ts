@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureSeeds } from '../fixtures/web.js';
-import { pgSchema } from '../src/store/pg/schema.js';
+import { pgSchema } from '../src/db/pg/schema.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { startPostgres, type PgCluster } from './helpers/postgres.js';
 

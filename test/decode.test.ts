@@ -11,7 +11,7 @@ import {
   decodeBytes,
   decodeHtml,
   prescan,
-} from '../src/crawl/decode.js';
+} from '../src/page/decode.js';
 
 const testdata = (path: string): URL => new URL(`../../shared/testdata/${path}`, import.meta.url);
 

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureFacts, fixtureSeeds } from '../fixtures/web.js';
 import { neutralizeFormula } from '../src/cli/formula-guard.js';
-import { xmlText } from '../src/graph/xml.js';
+import { xmlText } from '../src/markup/xml.js';
 import { BIN, beebot, tempDir } from './helpers/cli.js';
 import { crawlFixture } from './helpers/fixture-db.js';
 

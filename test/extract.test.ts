@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultWeb, renderPage } from '../bench/web.js';
-import { extractLinks } from '../src/crawl/extract.js';
+import { extractLinks } from '../src/page/extract.js';
 
 const links = (html: string, maxText?: number) => extractLinks(html, { maxText }).links;
 const texts = (html: string, maxText?: number) => links(html, maxText).map((l) => l.text);

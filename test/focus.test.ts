@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractLinks } from '../src/crawl/extract.js';
+import { extractLinks } from '../src/page/extract.js';
 import { termCounts, terms } from '../src/focus/terms.js';
 import { RETRAIN, Topic } from '../src/focus/topic.js';
 import { beebot, tempDir } from './helpers/cli.js';

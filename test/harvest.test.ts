@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
 import { DeadEnds, linkClasses, pullOutcome } from '../src/crawl/dead-ends.js';
-import { defaultSkipExtensions, skippedExtension } from '../src/crawl/file-links.js';
-import { urlKey } from '../src/crawl/url.js';
-import { PullWriter, type PullResult } from '../src/store/commit.js';
-import { openDb } from '../src/store/db.js';
-import { migrations } from '../src/store/schema.js';
+import { defaultSkipExtensions, skippedExtension } from '../src/url/file-links.js';
+import { urlKey } from '../src/url/url.js';
+import { PullWriter } from '../src/store/pull-writer.js';
+import type { PullResult } from '../src/store/pull-record.js';
+import { openDb } from '../src/db/db.js';
+import { migrations } from '../src/db/migrations.js';
 import { insertSites } from '../src/store/sites.js';
 import { beebot, tempDir } from './helpers/cli.js';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileKinds, startHostileServer, type HostileServer } from '../fixtures/hostile.js';
-import { urlKey } from '../src/crawl/url.js';
+import { urlKey } from '../src/url/url.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 
 // Peak resident memory of the crawl process. Bodies are capped at 10 MiB (compressed and

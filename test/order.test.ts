@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractLinks } from '../src/crawl/extract.js';
+import { extractLinks } from '../src/page/extract.js';
 import { splitCash } from '../src/order/cash.js';
 import { childStates, FLOOR } from '../src/order/children.js';
 import { linkCues, MAX_CUES } from '../src/order/cues.js';

@@ -1,5 +1,5 @@
 // How several crawl workers share one crawl on PostgreSQL (issue 16): SharedCrawl
-// (src/store/pg/shared-crawl.ts) over the coordination tables (src/store/pg/claims.ts), on a real
+// (src/store/shared-crawl.ts) over the coordination tables (src/db/pg/coordination-tables.ts), on a real
 // server started by the test. Page leases, the host mutex and the global budget, between two
 // workers of this process and between separate worker processes running the compiled modules.
 import { spawn } from 'node:child_process';
@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../src/store/db.js';
-import { SharedCrawl } from '../src/store/pg/shared-crawl.js';
+import { openDb, type Db } from '../src/db/db.js';
+import { SharedCrawl } from '../src/store/shared-crawl.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 
 // what the worker processes import: the build (npm run build, as `npm test` does first)

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 import { rows } from './helpers/read-db.js';
-import { openDb } from '../src/store/db.js';
+import { openDb } from '../src/db/db.js';
 import { readSettings, type Settings } from '../src/store/settings.js';
 import { refresh } from '../src/refresh/full-pass.js';
 import { parseResolve } from '../src/cli/crawl-command.js';

@@ -1,4 +1,4 @@
-// The PostgreSQL layout (src/store/pg/schema.ts) against the SQLite one, on a real server started by
+// The PostgreSQL layout (src/db/pg/schema.ts) against the SQLite one, on a real server started by
 // the test itself: every table, column, type, NOT NULL, default, primary key and index of a fresh
 // SQLite database must be there, so the two layouts cannot drift; plus round trips that use it.
 import Database from 'better-sqlite3';
@@ -6,10 +6,10 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, sqliteOf } from '../src/store/db.js';
-import { fingerprint } from '../src/store/fingerprint.js';
-import { PG_SCHEMA_VERSION, pgSchema } from '../src/store/pg/schema.js';
-import { migrations } from '../src/store/schema.js';
+import { openDb, sqliteOf } from '../src/db/db.js';
+import { fingerprint } from '../src/url/key-hash.js';
+import { PG_SCHEMA_VERSION, pgSchema } from '../src/db/pg/schema.js';
+import { migrations } from '../src/db/migrations.js';
 import { tempDir } from './helpers/cli.js';
 import { postgresBinDir, startPostgres, type PgCluster } from './helpers/postgres.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { startBenchWeb, type BenchWeb, type Served } from '../bench/web-server.js';
 import type { WebConfig } from '../bench/web.js';
-import { openDb } from '../src/store/db.js';
+import { openDb } from '../src/db/db.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseResolve } from '../src/cli/crawl-command.js';
 import { parseSeedFile } from '../src/cli/seeds-command.js';
 import { formatTable } from '../src/cli/table.js';
-import { analyseJob, analysePage } from '../src/crawl/analyse.js';
+import { analyseJob, analysePage } from '../src/page/analyse.js';
 import { htmlBody, toPullResult as toPullResultOf } from '../src/crawl/pull-result.js';
 import { UsageError } from '../src/errors.js';
 import { defaults, parseSetting } from '../src/store/settings.js';

@@ -6,8 +6,8 @@ import { checkMs, DEFAULT_COST, fitCheckCost } from '../src/refresh/check-cost.j
 import { indexQuality } from '../src/refresh/quality.js';
 import { changeRate, optimalFrequencies, planIteration, type Candidate } from '../src/refresh/schedules.js';
 import { afterCheck, afterIteration, initialScent } from '../src/refresh/scent.js';
-import { bytesPrint, pagePrint } from '../src/crawl/page-fingerprint.js';
-import { analysePage } from '../src/crawl/analyse.js';
+import { bytesPrint, pagePrint } from '../src/page/page-fingerprint.js';
+import { analysePage } from '../src/page/analyse.js';
 
 const cand = (id: number, o: Partial<Candidate> = {}): Candidate => ({ id, bytes: 1000, scent: 0, last: 0, checks: 0, changes: 0, span: 0, ...o });
 

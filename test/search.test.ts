@@ -6,9 +6,9 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
-import { extractLinks } from '../src/crawl/extract.js';
-import { analysePage } from '../src/crawl/analyse.js';
-import { MAX_BODY_TEXT, PageTextCollector } from '../src/crawl/page-text.js';
+import { extractLinks } from '../src/page/extract.js';
+import { analysePage } from '../src/page/analyse.js';
+import { MAX_BODY_TEXT, PageTextCollector } from '../src/page/page-text.js';
 import { BM25, BLOCK_WEIGHTS } from '../src/search/weights.js';
 import { beebot, tempDir } from './helpers/cli.js';
 

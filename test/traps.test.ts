@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { urlTrap } from '../src/crawl/traps.js';
+import { urlTrap } from '../src/url/traps.js';
 
 const trap = (s: string) => urlTrap(new URL(s).href);
 

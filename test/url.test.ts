@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fetchUrl, parseSeedUrl, resolveHref, urlKey } from '../src/crawl/url.js';
+import { fetchUrl, parseSeedUrl, resolveHref, urlKey } from '../src/url/url.js';
 
 const u = (s: string): URL => new URL(s);
 

@@ -5,7 +5,7 @@
 // They are asserted to STILL differ, so the list fails loudly once Node catches up.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveHref } from '../src/crawl/url.js';
+import { resolveHref } from '../src/url/url.js';
 
 const dir = new URL('../../shared/testdata/wpt-url/', import.meta.url);
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, dir), 'utf8'));

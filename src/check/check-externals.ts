@@ -1,5 +1,5 @@
 import type { CachedCheck, SiteExternal } from '../store/url-checks.js';
-import type { UrlCheck } from './check-url.js';
+import type { UrlCheck } from '../store/url-checks.js';
 
 export interface ExternalOutcome {
   results: { ext: SiteExternal; check: CachedCheck }[];

@@ -1,7 +1,6 @@
 import { CHECK_COLUMNS, type CheckRow } from './check-rows.js';
-import { htmlText } from '../map/html-text.js';
+import { esc } from '../markup/html-text.js';
 
-const esc = htmlText;
 
 export interface CheckSummary {
   site: string;

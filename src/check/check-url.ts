@@ -1,17 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import type { HostGate } from '../crawl/host-gate.js';
 import type { HttpOptions } from '../crawl/http.js';
-
-/** What checking one external URL found. */
-export interface UrlCheck {
-  url: string;
-  /** HEAD, or GET when HEAD failed or was refused */
-  method: 'HEAD' | 'GET';
-  /** the final HTTP status after redirects; null after a network error */
-  status: number | null;
-  finalUrl: string | null;
-  error: string | null;
-}
+import type { UrlCheck } from '../store/url-checks.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 10;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { openDb, dbError, type Db } from '../store/db.js';
+import { openDb, dbError, type Db } from '../db/db.js';
 
 /** The database named by the global --db option (or BEEBOT_DB). */
 export function dbPath(cmd: Command): string {

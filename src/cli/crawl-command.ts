@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { holdPgRunLock, holdRunLock } from './crawl-lock.js';
 import { interruptible } from './interruptible.js';
-import { policyFromSettings } from '../bandit/from-settings.js';
+import { policyFromSettings } from './policy-from-settings.js';
 import { policyNames } from '../bandit/registry.js';
 import { crawl, type CrawlSummary } from '../crawl/crawler.js';
 import { refresh } from '../refresh/full-pass.js';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { BeebotError } from '../errors.js';
-import type { Db } from '../store/db.js';
-import { isPostgresUrl } from '../store/pg/url.js';
+import type { Db } from '../db/db.js';
+import { isPostgresUrl } from '../db/pg/url.js';
 
 /**
  * Hold `<db>.lock`, the file `beebot crawl` holds while it runs (same format: the holder's pid), so

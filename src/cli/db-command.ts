@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { copyDatabase } from '../store/copy/copy.js';
-import { isPostgresUrl } from '../store/pg/url.js';
+import { copyDatabase } from '../db/copy/copy.js';
+import { isPostgresUrl } from '../db/pg/url.js';
 import { isTty } from './context.js';
 import { formatTable } from './table.js';
 

@@ -7,7 +7,7 @@ import { BeebotError, UsageError } from '../errors.js';
 import { gexf } from '../graph/gexf.js';
 import { graphml } from '../graph/graphml.js';
 import { edgeColumns, edgeRow, nodeColumns, nodeRow, siteGraph, type NodeLevel } from '../graph/site-graph.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../db/db.js';
 import { exportColumns, exportRows } from '../store/export.js';
 import { linkKinds, type FilterFlags, type LinkKind } from '../store/link-filter.js';
 import { VERSION } from '../store/settings.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../db/db.js';
 import { parseLinkFilter, type FilterFlags, type LinkFilter, type LinkKind } from '../store/link-filter.js';
 import { resolveSiteRef } from '../store/sites.js';
 

@@ -1,12 +1,12 @@
 import { Argument, Command } from 'commander';
 import { UsageError } from '../errors.js';
-import type { Db } from '../store/db.js';
+import type { Db } from '../db/db.js';
 import { countRows, exportColumns, exportRows } from '../store/export.js';
 import { linkKinds, type FilterFlags, type LinkFilter, type LinkKind } from '../store/link-filter.js';
 import { deleteLinks, planDelete } from '../store/links.js';
 import { dbPath, isTty, withDb } from './context.js';
 import { confirm } from './confirm.js';
-import { isPostgresUrl } from '../store/pg/url.js';
+import { isPostgresUrl } from '../db/pg/url.js';
 import { holdCrawlLock } from './crawl-lock.js';
 import { addFilterOptions, parseLimit, readFilter, TABLE_ROWS } from './filter-options.js';
 import { writeRows, type RowOutput } from './row-output.js';

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isPostgresUrl } from '../store/pg/url.js';
+import { isPostgresUrl } from '../db/pg/url.js';
 import { gunzipSync } from 'node:zlib';
 import type { TraceSite } from '../bandit/compare.js';
 import type { RewardMode } from '../bandit/reward.js';
 import { BeebotError } from '../errors.js';
-import { openDb } from '../store/db.js';
+import { openDb } from '../db/db.js';
 import { readTrace } from '../store/trace.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
-import type { Hop } from '../store/commit.js';
-import { classifyLink, type SiteScope } from './classify.js';
+import type { Hop } from '../store/pull-record.js';
+import { classifyLink, type SiteScope } from '../page/classify.js';
 import type { HostGate } from './host-gate.js';
 import { FetchError, httpGet, type HttpOptions, type HttpResponse } from './http.js';
 

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { HeaderFacts } from '../store/pull-record.js';
 
 /** One HTTP request's answer. `body` is null when it was not read (not a type we parse). */
 export interface HttpResponse {
@@ -17,13 +18,6 @@ export interface HttpResponse {
 }
 
 /** Response headers stored per fetch, as sent (null when absent). */
-export interface HeaderFacts {
-  lastModified: string | null;
-  expires: string | null;
-  etag: string | null;
-  cacheControl: string | null;
-  contentLanguage: string | null;
-}
 
 /** 'page': read HTML bodies only, fail past the cap. 'robots': read any 2xx body, cut it at the cap. */
 export type BodyMode = 'page' | 'robots';

@@ -1,14 +1,14 @@
 import type { FrontierPage } from '../store/frontier.js';
-import type { PullResult } from '../store/commit.js';
+import type { PullResult } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
-import type { PageLinks } from './analyse.js';
-import { bytesPrint } from './page-fingerprint.js';
-import type { SiteScope } from './classify.js';
+import type { PageLinks } from '../page/analyse.js';
+import { bytesPrint } from '../page/page-fingerprint.js';
+import type { SiteScope } from '../page/classify.js';
 import type { PageFetch } from './fetch-page.js';
 import { isHtmlType, looksLikeHtml } from './http.js';
-import { urlTrap } from './traps.js';
-import { skippedExtension } from './file-links.js';
-import { urlKey } from './url.js';
+import { urlTrap } from '../url/traps.js';
+import { skippedExtension } from '../url/file-links.js';
+import { urlKey } from '../url/url.js';
 import { canonicalLink } from '../params/canonical.js';
 import type { SiteParamRules } from '../params/rules.js';
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SharedCrawl } from '../store/pg/shared-crawl.js';
+import type { SharedCrawl } from '../store/shared-crawl.js';
 import { HostGate, type GateOptions } from './host-gate.js';
 
 /**

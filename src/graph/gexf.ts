@@ -1,5 +1,5 @@
 import type { GraphNode, SiteGraph } from './site-graph.js';
-import { xmlText } from './xml.js';
+import { xmlText } from '../markup/xml.js';
 
 const NODE_ATTRIBUTES: { id: keyof GraphNode; title: string; type: 'string' | 'integer' }[] = [
   { id: 'kind', title: 'kind', type: 'string' },

@@ -1,5 +1,5 @@
 import type { GraphNode, SiteGraph } from './site-graph.js';
-import { xmlText } from './xml.js';
+import { xmlText } from '../markup/xml.js';
 
 const NODE_KEYS: { id: keyof GraphNode; type: 'string' | 'int' }[] = [
   { id: 'label', type: 'string' },

@@ -1,9 +1,10 @@
 import { domainToUnicode } from 'node:url';
-import { siteIdentity, type Scope } from '../crawl/scope.js';
-import { sqliteOf, type Db } from '../store/db.js';
+import { siteIdentity, type Scope } from '../url/scope.js';
+import { sqliteOf, type Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
 import { listSites, type Site } from '../store/sites.js';
-import { hostDomain, registerUrlFunctions, urlHost } from '../store/url-functions.js';
+import { registerUrlFunctions } from '../db/url-functions.js';
+import { hostDomain, urlHost } from '../url/host.js';
 
 export type NodeLevel = 'host' | 'domain';
 

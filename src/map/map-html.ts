@@ -1,7 +1,6 @@
 import type { LinkedType, MapPage, SiteMap } from './site-map.js';
-import { htmlText } from './html-text.js';
+import { esc } from '../markup/html-text.js';
 
-const esc = htmlText;
 
 /** 1234567 → "1.2 MB" */
 export function humanBytes(n: number | null): string {

@@ -1,4 +1,4 @@
-import { xmlText } from '../graph/xml.js';
+import { xmlText } from '../markup/xml.js';
 import type { MapPage, SiteMap } from './site-map.js';
 
 /** The XML namespace-free layout documented by schema/beebot-map.xsd. */

@@ -1,4 +1,4 @@
-import { fetchUrl, urlKey, type NormalizeMode } from '../crawl/url.js';
+import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
 import { applyParamRules, type SiteParamRules } from './rules.js';
 
 export type CanonicalLink =

@@ -1,5 +1,5 @@
-import type { Db } from '../store/db.js';
-import { RefreshLog, type RefreshLogAction } from '../store/refreshes.js';
+import type { Db } from '../db/db.js';
+import { RefreshLog, type RefreshLogAction } from './refresh-log.js';
 import type { Settings } from '../store/settings.js';
 import { PageChecker, type CheckOutcome } from './page-check.js';
 

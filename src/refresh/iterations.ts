@@ -1,5 +1,5 @@
-import type { Db } from '../store/db.js';
-import { RefreshLog, type IterationSettings } from '../store/refreshes.js';
+import type { Db } from '../db/db.js';
+import { RefreshLog, type IterationSettings } from './refresh-log.js';
 import type { Settings } from '../store/settings.js';
 import { realClock, type Clock } from '../time/clock.js';
 import { fitCheckCost, type CheckCost } from './check-cost.js';

@@ -1,5 +1,6 @@
 import { CHARTS_SCRIPT } from './charts-script.js';
 import type { ReportData } from './report-data.js';
+import { esc } from '../markup/html-text.js';
 
 // Tableau 10: distinguishable, and still readable printed in grey.
 /** The reward modes in words (setting 'reward'). */
@@ -12,9 +13,6 @@ const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948
 export function siteColor(i: number): string {
   return i < PALETTE.length ? PALETTE[i]! : `hsl(${(i * 137.508) % 360} 55% 50%)`;
 }
-
-const esc = (v: unknown): string =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** JSON inside <script>: `<` escaped so no value (a site name, a host) can close the element. */
 const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');

@@ -1,5 +1,5 @@
 import { domainToUnicode } from 'node:url';
-import type { Db } from '../store/db.js';
+import type { Db } from '../db/db.js';
 import { companionHosts, type CompanionHost } from '../store/hosts.js';
 import { readSettings, settingKeys, formatSetting, VERSION } from '../store/settings.js';
 import { readStatus, type SiteStatus, type Status } from '../store/status.js';

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { BLOCKS } from './weights.js';
 
-// The tsvector's weight letter of each text block (src/store/pg/schema.ts: title A … body D).
+// The tsvector's weight letter of each text block (src/db/pg/schema.ts: title A … body D).
 const WEIGHT: Record<string, string> = Object.fromEntries(BLOCKS.map((b, i) => [b, 'ABCD'[i]!]));
 
 /**

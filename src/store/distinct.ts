@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from '../db/db.js';
 
 /**
  * What a user counts: distinct external URLs (by key) and distinct outside hosts, per site and in

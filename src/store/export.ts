@@ -1,6 +1,7 @@
-import type { Db } from './db.js';
+import type { Db } from '../db/db.js';
 import type { LinkFilter, LinkKind } from './link-filter.js';
-import { hostMatches, registerUrlFunctions, urlHost } from './url-functions.js';
+import { registerUrlFunctions } from '../db/url-functions.js';
+import { hostMatches, urlHost } from '../url/host.js';
 
 export type { LinkKind } from './link-filter.js';
 

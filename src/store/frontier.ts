@@ -1,6 +1,14 @@
-import type { OrderState } from './commit.js';
-import type { Db } from './db.js';
-import { NOW } from './pg/shared-crawl.js';
+import type { Db } from '../db/db.js';
+import { NOW } from './shared-crawl.js';
+
+/** What an ordered crawl keeps with each queued page (columns of `pages`). */
+export interface OrderState {
+  cues: string;
+  cash: number;
+  inherit: number;
+  dist: number;
+  inlinks: number;
+}
 
 export interface FrontierPage {
   id: number;

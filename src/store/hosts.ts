@@ -1,8 +1,9 @@
-import { siteIdentity } from '../crawl/scope.js';
-import type { Db } from './db.js';
+import { siteIdentity } from '../url/scope.js';
+import type { Db } from '../db/db.js';
 import { readSettings } from './settings.js';
 import { listSites, type Site } from './sites.js';
-import { hostDomain, registerUrlFunctions, urlHost } from './url-functions.js';
+import { registerUrlFunctions } from '../db/url-functions.js';
+import { hostDomain, urlHost } from '../url/host.js';
 
 export type HostLevel = 'host' | 'domain';
 

@@ -1,5 +1,5 @@
-import type { Db } from './db.js';
-import { fingerprintLanes } from './fingerprint.js';
+import type { Db } from '../db/db.js';
+import { fingerprintLanes } from '../url/key-hash.js';
 import { FpSet } from './fp-set.js';
 
 /** What one external link is new to. */

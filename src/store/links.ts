@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from '../db/db.js';
 import { countRows, filterWhere, linkTables, matchingIds } from './export.js';
 import type { LinkFilter, LinkKind } from './link-filter.js';
 

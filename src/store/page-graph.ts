@@ -1,6 +1,6 @@
 import { BeebotError } from '../errors.js';
 import type { PageEdge, PageGraph, PageNode } from '../map/page-graph.js';
-import type { Db } from './db.js';
+import type { Db } from '../db/db.js';
 
 /**
  * One site's pages, their fetch facts and the edges between them (schema 7), as plain data.

@@ -1,5 +1,5 @@
 import type { ParamRule, SiteParamRules } from '../params/rules.js';
-import { dialect, type Db } from './db.js';
+import { dialect, type Db } from '../db/db.js';
 
 export interface StoredParamRule {
   siteId: number;

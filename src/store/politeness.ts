@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from '../db/db.js';
 
 /** One host's politeness state as `status` shows it (written by the crawl as it changes). */
 export interface HostPoliteness {

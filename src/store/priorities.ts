@@ -1,5 +1,5 @@
-import type { OrderState } from './commit.js';
-import type { Db } from './db.js';
+import type { OrderState } from './frontier.js';
+import type { Db } from '../db/db.js';
 
 /** The priority of a queued page from what the order keeps with it (src/order). */
 export type Prioritize = (siteId: number, url: string, anchor: string, state: OrderState) => number;

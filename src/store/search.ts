@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { ftsToTsquery } from '../search/tsquery.js';
 import { BLOCKS, BLOCK_WEIGHTS, BM25 } from '../search/weights.js';
-import type { Db } from './db.js';
+import type { Db } from '../db/db.js';
 
 export interface SearchHit {
   page_id: number;

@@ -1,8 +1,8 @@
 import { DEFAULTS, policyNames, type PolicyName } from '../bandit/registry.js';
 import { UsageError } from '../errors.js';
-import { defaultSkipExtensions, type SkipExtensions } from '../crawl/file-links.js';
+import { defaultSkipExtensions, type SkipExtensions } from '../url/file-links.js';
 import { rewardModes, type RewardMode } from '../bandit/reward.js';
-import type { Db } from './db.js';
+import type { Db } from '../db/db.js';
 
 /** The crawler settings table: every key, its default and how a value is checked. */
 export interface Settings {

@@ -1,8 +1,8 @@
-import { fetchUrl, urlKey, type NormalizeMode } from '../crawl/url.js';
-import { siteIdentity, type Scope } from '../crawl/scope.js';
+import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
+import { siteIdentity, type Scope } from '../url/scope.js';
 import type { RewardMode } from '../bandit/reward.js';
-import type { Db } from './db.js';
-import { fingerprint } from './fingerprint.js';
+import type { Db } from '../db/db.js';
+import { fingerprint } from '../url/key-hash.js';
 
 export interface SeedInput {
   url: URL;

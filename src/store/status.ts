@@ -1,5 +1,5 @@
-import { siteIdentity } from '../crawl/scope.js';
-import type { Db } from './db.js';
+import { siteIdentity } from '../url/scope.js';
+import type { Db } from '../db/db.js';
 import { readPoliteness, type HostPoliteness } from './politeness.js';
 import { readSettings } from './settings.js';
 import { distinctExternal, distinctExternalBySite } from './distinct.js';

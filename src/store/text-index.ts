@@ -1,5 +1,5 @@
-import type { PageText } from '../crawl/page-text.js';
-import type { Db } from './db.js';
+import type { PageText } from '../page/page-text.js';
+import type { Db } from '../db/db.js';
 
 /** Anchor texts kept per page, in characters: a page linked from every page by the same words needs few. */
 export const MAX_ANCHORS = 2000;

@@ -1,5 +1,5 @@
 import type { RewardMode } from '../bandit/reward.js';
-import type { Db } from './db.js';
+import type { Db } from '../db/db.js';
 import { readSettings } from './settings.js';
 import { listSites } from './sites.js';
 

@@ -1,5 +1,15 @@
-import type { UrlCheck } from '../check/check-url.js';
-import { dialect, type Db } from './db.js';
+import { dialect, type Db } from '../db/db.js';
+
+/** What checking one external URL found. */
+export interface UrlCheck {
+  url: string;
+  /** HEAD, or GET when HEAD failed or was refused */
+  method: 'HEAD' | 'GET';
+  /** the final HTTP status after redirects; null after a network error */
+  status: number | null;
+  finalUrl: string | null;
+  error: string | null;
+}
 
 /** One distinct external URL of a site, with every page linking it. */
 export interface SiteExternal {

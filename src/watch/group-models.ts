@@ -1,4 +1,4 @@
-import type { WatchStore } from '../store/watch.js';
+import type { WatchStore } from './watch-store.js';
 import { HOUR, hourlyCounts, WINDOW_HOURS, type HourCount } from './features.js';
 import { mergeGroups, MIN_GROUP_ITEMS } from './groups.js';
 import { modelReady, RateModel, type ForestOptions } from './model.js';

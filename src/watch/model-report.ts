@@ -1,5 +1,5 @@
-import type { Db } from '../store/db.js';
-import { WatchStore } from '../store/watch.js';
+import type { Db } from '../db/db.js';
+import { WatchStore } from './watch-store.js';
 import { GroupModels } from './group-models.js';
 import { RateModel, validate, type ForestOptions } from './model.js';
 

@@ -1,7 +1,7 @@
-import type { Db } from '../store/db.js';
+import type { Db } from '../db/db.js';
 import type { Settings } from '../store/settings.js';
-import { RefreshLog } from '../store/refreshes.js';
-import { WatchStore, type Hub, type StoredItem } from '../store/watch.js';
+import { RefreshLog } from '../refresh/refresh-log.js';
+import { WatchStore, type Hub, type StoredItem } from './watch-store.js';
 import { PageChecker, type CheckOutcome } from '../refresh/page-check.js';
 import { realClock, type Clock } from '../time/clock.js';
 import { appearance } from './appearance.js';

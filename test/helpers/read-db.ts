@@ -1,4 +1,4 @@
-import { openDb } from '../../src/store/db.js';
+import { openDb } from '../../src/db/db.js';
 
 /**
  * Rows of a query on a database (a SQLite file or a PostgreSQL URL), opened read-only for it (a

@@ -1,27 +1,21 @@
 import Database from 'better-sqlite3';
 import { BeebotError } from '../errors.js';
-import type { Db } from './db-types.js';
-import { fingerprint } from './fingerprint.js';
+import { sqliteOf, type Db } from './db-types.js';
+import { fingerprint } from '../url/key-hash.js';
 import { openPg } from './pg/open.js';
 import { isPostgresUrl } from './pg/url.js';
-import { migrations } from './schema.js';
-import { urlHost } from './url-functions.js';
+import { migrations } from './migrations.js';
+import { urlHost } from '../url/host.js';
 
 export type { Db, Statement, RunResult } from './db-types.js';
-export { dialect } from './db-types.js';
+export { dialect, sqliteOf } from './db-types.js';
 
 /**
  * Open (creating if needed) a beebot database: a SQLite file, or a PostgreSQL database given as
- * postgres://user@host:port/dbname (src/store/pg/open.ts).
+ * postgres://user@host:port/dbname (src/db/pg/open.ts).
  */
 export function openDb(target: string, opts: { readonly?: boolean } = {}): Db {
   return isPostgresUrl(target) ? openPg(target, opts) : openSqlite(target, opts);
-}
-
-/** The better-sqlite3 handle behind a SQLite store, for what only SQLite has (pragmas, JS functions). */
-export function sqliteOf(db: Db): Database.Database {
-  if (db.kind !== 'sqlite') throw new Error('a SQLite-only operation was called on a PostgreSQL store');
-  return db as unknown as Database.Database;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FoundLinks } from '../store/commit.js';
+import type { FoundLinks } from './found-links.js';
 
 /** What a re-read compares: whether the page changed (fingerprint) and by how much (text size). */
 export interface PagePrint {

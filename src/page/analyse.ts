@@ -1,10 +1,10 @@
-import type { FoundLinks } from '../store/commit.js';
+import type { FoundLinks } from './found-links.js';
 import { classifyLink, type SiteScope } from './classify.js';
 import { decodeBytes, detectEncoding, type EncodingSource } from './decode.js';
 import { extractLinks } from './extract.js';
 import { MAX_BODY_TEXT, type PageText } from './page-text.js';
 import { ContentHash, type PagePrint } from './page-fingerprint.js';
-import { resolveHref } from './url.js';
+import { resolveHref } from '../url/url.js';
 import { joinCues, linkCues } from '../order/cues.js';
 import { termCounts } from '../focus/terms.js';
 

@@ -1,6 +1,8 @@
+import type Database from 'better-sqlite3';
+
 /**
  * The store's one interface, implemented twice: by better-sqlite3's Database itself (SQLite, the
- * default: a file, nothing to install) and by PgDb (src/store/pg/connection.ts: PostgreSQL, one
+ * default: a file, nothing to install) and by PgDb (src/db/pg/connection.ts: PostgreSQL, one
  * crawl shared by many workers). It is the part of better-sqlite3's synchronous API the store
  * uses, so the SQLite side costs nothing extra. SQL that differs between the two is written side
  * by side where it is used, chosen by `kind`.
@@ -38,4 +40,10 @@ export interface Db {
 /** Pick the SQL of this store: `sql(db, {sqlite: …, pg: …})`. */
 export function dialect<T>(db: Db, variants: { sqlite: T; pg: T }): T {
   return variants[db.kind];
+}
+
+/** The better-sqlite3 handle behind a SQLite store, for what only SQLite has (pragmas, JS functions). */
+export function sqliteOf(db: Db): Database.Database {
+  if (db.kind !== 'sqlite') throw new Error('a SQLite-only operation was called on a PostgreSQL store');
+  return db as unknown as Database.Database;
 }

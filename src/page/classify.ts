@@ -1,5 +1,5 @@
-import { fetchUrl, hostKey, resolveHref, urlKey, type NormalizeMode } from './url.js';
-import { siteIdentity, type Scope } from './scope.js';
+import { fetchUrl, hostKey, resolveHref, urlKey, type NormalizeMode } from '../url/url.js';
+import { siteIdentity, type Scope } from '../url/scope.js';
 
 export type BadReason = 'empty' | 'javascript' | 'mailto' | 'tel' | 'data' | 'unparseable' | 'unsupported-scheme';
 export type Classified =

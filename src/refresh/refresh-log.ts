@@ -1,9 +1,9 @@
-import { dialect, type Db } from './db.js';
-import type { FrontierPage } from './frontier.js';
+import { dialect, type Db } from '../db/db.js';
+import type { FrontierPage } from '../store/frontier.js';
 import type { Validators } from '../crawl/fetch-page.js';
-import type { CheckCost } from '../refresh/check-cost.js';
-import type { ValueFunction } from '../refresh/content-value.js';
-import type { Candidate, Planned, ScheduleName } from '../refresh/schedules.js';
+import type { CheckCost } from './check-cost.js';
+import type { ValueFunction } from './content-value.js';
+import type { Candidate, Planned, ScheduleName } from './schedules.js';
 
 /** What a refresh did with a page (refreshes.action; see src/refresh/action.ts), or 'skipped' (robots.txt). */
 export type RefreshLogAction = 'keep' | 'replace' | 'gone' | 'retry' | 'skipped';

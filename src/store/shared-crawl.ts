@@ -1,4 +1,4 @@
-import type { Db, Statement } from '../db-types.js';
+import type { Db, Statement } from '../db/db-types.js';
 
 /** The database clock in epoch ms: workers on machines whose clocks disagree still agree on expiries and slots. */
 export const NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;

@@ -1,6 +1,6 @@
 import { BeebotError } from '../../errors.js';
 import type { Db } from '../db-types.js';
-import { pgCoordination } from './claims.js';
+import { pgCoordination } from './coordination-tables.js';
 import { PgDb } from './connection.js';
 import { PG_SCHEMA_VERSION, pgSchema } from './schema.js';
 import { showUrl } from './url.js';

@@ -1,3 +1,3 @@
 /** Text for HTML element content or a quoted attribute value. */
-export const htmlText = (v: unknown): string =>
+export const esc = (v: unknown): string =>
   String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

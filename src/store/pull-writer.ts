@@ -1,12 +1,13 @@
 import type { Rewards } from '../bandit/reward.js';
-import type { HeaderFacts } from '../crawl/http.js';
-import type { Db, Statement } from './db.js';
+import type { HeaderFacts } from './pull-record.js';
+import type { Db, Statement } from '../db/db.js';
 import type { FrontierPage } from './frontier.js';
-import { fingerprint } from './fingerprint.js';
-import { GroupCommit } from './group-commit.js';
+import { fingerprint } from '../url/key-hash.js';
+import { GroupCommit } from '../db/group-commit.js';
 import { KnownExternal } from './known-external.js';
-import type { PageText } from '../crawl/page-text.js';
-import type { PagePrint } from '../crawl/page-fingerprint.js';
+import type { FoundLinks, Hold } from '../page/found-links.js';
+import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult, type SkipStatus } from './pull-record.js';
+import type { OrderState } from './frontier.js';
 import { TextIndexWriter } from './text-index.js';
 
 /** PostgreSQL types of the named parameters the link inserts bind in a SELECT list. */
@@ -16,88 +17,6 @@ const PARAM_TYPES: Record<string, string> = {
   status: 'text', note: 'text', host: 'text', rel: 'text', tag: 'text', reason: 'text',
 };
 
-export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
-/** A page a refresh found answering 404 or 410 (src/crawl/refresh.ts). */
-export const GONE = 'gone';
-/** Statuses of pages that are stored but never fetched. */
-export type SkipStatus = 'robots-denied' | 'trap' | 'file' | 'skipped';
-/**
- * Why a found internal link is stored but never fetched: a crawler trap, a file that is not a
- * page, or a URL breaking its script's parameter rules (src/params).
- */
-export interface Hold {
-  status: 'trap' | 'file' | 'ignored';
-  /** the trap's name (see traps.ts), the file's extension, or the parameter rule broken */
-  note: string;
-}
-
-export interface Hop {
-  url: string;
-  status: number | null;
-  location: string | null;
-}
-
-export interface FoundLinks {
-  /**
-   * `hold`: stored, never fetched. `anchor`: the link's text; `cues`: what an ordered crawl learns
-   * from (src/order/cues.ts, space-separated), when the page was read with context.
-   */
-  internal: { url: string; key: string; anchor?: string; cues?: string; hold?: Hold }[];
-  /** `host`: the key's host (www. folded, like the key): what the hosts reward counts. */
-  external: { url: string; key: string; host: string; anchor: string; rel: string; tag: string }[];
-  bad: { raw: string; reason: string }[];
-}
-
-/** Everything one pull of the frontier produced: written in ONE transaction by commitPull. */
-export interface PullResult {
-  page: FrontierPage;
-  /** Set when the page redirected inside the site: the final page is the one stored as processed. */
-  final: { url: string; key: string } | null;
-  status: PageStatus;
-  httpStatus: number | null;
-  contentType: string | null;
-  bytes: number | null;
-  /** The Content-Length header, and the other headers the map reports; absent or null: unknown. */
-  contentLength?: number | null;
-  facts?: HeaderFacts | null;
-  /** An HTML page's <title>; absent or null: none. */
-  title?: string | null;
-  encoding: string | null;
-  encodingSource: string | null;
-  error: string | null;
-  hops: Hop[];
-  links: FoundLinks;
-  /** the page's text blocks, when the crawl indexes text (setting index-text) */
-  text?: PageText | null;
-  ms: number;
-  /** Requests repeated after transient failures (not counted against the budget). */
-  retries: number;
-  /** The content's fingerprint and size (page-fingerprint.ts); absent or null: not read. */
-  print?: PagePrint | null;
-  /** Term counts of the page's title and text (topic-focused crawls). */
-  terms?: Record<string, number>;
-  /** A limit that triggered on this page, e.g. 'links-capped: 10000 of 100000 kept'. */
-  note: string | null;
-  /** The site's start page failed: mark the whole site not-available with this reason. */
-  unavailable: string | null;
-}
-
-/** What a refresh's re-read changed in a page's links (internal, external and bad together). */
-export interface LinkChanges {
-  /** links new on the page, or back on it */
-  linksAdded: number;
-  linksGone: number;
-}
-
-export interface Committed extends LinkChanges {
-  seq: number;
-  /** the reward under the crawl's mode (what the bandit sees) */
-  reward: number;
-  rewards: Rewards;
-  /** external URLs and outside hosts new to the whole store (for live totals) */
-  newUrls: number;
-  newHosts: number;
-}
 
 export interface PullWriterOptions {
   /** Distinct query strings stored per path and site; more are traps ('query-variants'). */
@@ -114,33 +33,6 @@ export interface PullWriterOptions {
   indexText?: boolean;
   /** The clock the stored times come from (ms since the epoch); default the real one. */
   now?: () => number;
-}
-
-/** What an ordered crawl keeps with each queued page (columns of `pages`). */
-export interface OrderState {
-  cues: string;
-  cash: number;
-  inherit: number;
-  dist: number;
-  inlinks: number;
-}
-
-export interface OrderedLink {
-  url: string;
-  anchor: string;
-  cues: string | undefined;
-  /** its stored state, when the page is queued already */
-  known: OrderState | null;
-}
-
-export interface LinkOrder {
-  /**
-   * The pulled page gave `reward` (and in a focused crawl has these terms): heard before its links
-   * are scored (the order learns from it). Returns the page's relevance to store, or null.
-   */
-  learn(page: FrontierPage, reward: number, terms: Record<string, number> | undefined): number | null;
-  /** The new state and priority of each distinct queued or new page the pulled page links to. */
-  children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[];
 }
 
 /** Prepared statements for writing a pull; one instance per crawl. */

@@ -1,5 +1,6 @@
 import type { FrontierPage } from '../store/frontier.js';
-import type { LinkOrder, OrderedLink, OrderState } from '../store/commit.js';
+import type { LinkOrder, OrderedLink } from '../store/pull-record.js';
+import type { OrderState } from '../store/frontier.js';
 import { childStates } from '../order/children.js';
 import { joinCues, linkCues, splitCues } from '../order/cues.js';
 import { CueModel } from '../order/model.js';

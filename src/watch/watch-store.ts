@@ -1,8 +1,8 @@
-import { dialect, type Db } from './db.js';
-import type { FrontierPage } from './frontier.js';
-import type { Appearance } from '../watch/appearance.js';
-import type { Check } from '../watch/schedule.js';
-import { inJsonIds, type RefreshLogAction } from './refreshes.js';
+import { dialect, type Db } from '../db/db.js';
+import type { FrontierPage } from '../store/frontier.js';
+import type { Appearance } from './appearance.js';
+import type { Check } from './schedule.js';
+import { inJsonIds, type RefreshLogAction } from '../refresh/refresh-log.js';
 import type { Validators } from '../crawl/fetch-page.js';
 
 /**
