@@ -47,3 +47,9 @@ export function sqliteOf(db: Db): Database.Database {
   if (db.kind !== 'sqlite') throw new Error('a SQLite-only operation was called on a PostgreSQL store');
   return db as unknown as Database.Database;
 }
+
+/**
+ * Whether several crawl processes may work on this store at once, each a worker of one shared
+ * crawl (PostgreSQL); a SQLite file has one crawl process, held by its lock file.
+ */
+export const sharedByWorkers = (db: Db): boolean => db.kind === 'pg';
