@@ -114,7 +114,7 @@ const NOT_WITH_REFRESH: (keyof CrawlFlags)[] = [
   'concurrency', // a refresh checks one page at a time
 ];
 
-/** `crawl --refresh` (src/crawl/refresh.ts): its budget is this run's only, and saves nothing. */
+/** `crawl --refresh` (src/refresh/full-pass.ts): its budget is this run's only, and saves nothing. */
 async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<string, string>): Promise<void> {
   const extra = NOT_WITH_REFRESH.find((k) => flags[k] !== undefined);
   if (extra) throw new UsageError(`--refresh does not take --${extra.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`);

@@ -252,7 +252,7 @@ export const migrations: string[] = [
   CREATE VIRTUAL TABLE page_text USING fts5(title, anchors, headings, body, tokenize = 'unicode61 remove_diacritics 2');
   CREATE TRIGGER page_text_gone AFTER DELETE ON pages BEGIN DELETE FROM page_text WHERE rowid = old.id; END;
   `,
-  // 10: re-crawl what changed (\`crawl --refresh\`, src/crawl/refresh.ts). Each refresh run is a
+  // 10: re-crawl what changed (\`crawl --refresh\`, src/refresh/full-pass.ts). Each refresh run is a
   // generation; \`refreshes\` logs each page it re-checked, once per generation, with the validators
   // (ETag, Last-Modified) now in force. What a run has checked is that log, not a column of pages,
   // so a 304 changes no row of pages, edges or the link tables, and a stopped run resumes with the

@@ -16,7 +16,7 @@ export interface HeaderFacts {
 }
 
 export type PageStatus = 'done' | 'not-html' | 'error' | 'redirect';
-/** A page a refresh found answering 404 or 410 (src/crawl/refresh.ts). */
+/** A page a refresh found answering 404 or 410 (src/refresh). */
 export const GONE = 'gone';
 /** Statuses of pages that are stored but never fetched. */
 export type SkipStatus = 'robots-denied' | 'trap' | 'file' | 'skipped';

@@ -1,7 +1,7 @@
 /**
- * The beebot database layout for PostgreSQL (issue 16): the tables of the SQLite store as they
- * stand after all of its migrations (src/db/migrations.ts), created in one go. Used so far by
- * `beebot db copy` (src/store/copy/) only: the PostgreSQL store is built on it next. test/pg-store.test.ts compares it with a
+ * The beebot database layout for PostgreSQL: the tables of the SQLite store as they stand after
+ * all of its migrations (src/db/migrations.ts), created in one go when a PostgreSQL store is first
+ * opened (pg/open.ts) and by `beebot db copy` (src/db/copy/). test/pg-store.test.ts compares it with a
  * fresh SQLite database table by table and column by column, so the two cannot drift apart: a new
  * SQLite migration fails that test until this file gets the same change.
  *
