@@ -1,5 +1,5 @@
 /**
- * The benchmark's figures (pure): from the raw runs to medians, ratios, the targets of issue 6
+ * The benchmark's figures (pure): from the raw runs to medians, ratios, the targets
  * and the printed table. scripts/bench.ts does the running; this file only computes and formats.
  */
 import type { ParseBound } from './parse-bound.js';
@@ -206,7 +206,7 @@ export function ceilingLine(c: Ceiling): string {
 
 export function targetTable(ts: Target[]): string[] {
   return table(
-    ['target (issue 6)', 'goal', 'measured', 'met'],
+    ['target', 'goal', 'measured', 'met'],
     ts.map((t) => [t.name, t.goal, t.measured, t.met === null ? 'n/a' : t.met ? 'YES' : 'NO']),
   );
 }

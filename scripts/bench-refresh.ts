@@ -1,5 +1,5 @@
 // `npm run bench:refresh [-- --seed 1 --sites 4 --pages 120 --days 14 --share 0.04 --deltas 0,0.25,… --out FILE|none]`
-// (issue 14, item 4): how fresh S.C.E.N.T. keeps an index, at several ΔS, against uniform
+//: how fresh S.C.E.N.T. keeps an index, at several ΔS, against uniform
 // revisiting, revisiting by estimated change rate, and Cho & Garcia-Molina's optimal schedule fed
 // with the true rates. One changing web (fixtures/changing-web) on a virtual clock, served over
 // loopback; one initial crawl; then each configuration runs `beebot refresh`'s loop

@@ -1,5 +1,5 @@
 /**
- * bench:watch (issue 15): revisit schedules for hub pages on the changing web, as the article's
+ * bench:watch: revisit schedules for hub pages on the changing web, as the article's
  * Table 3 compares them. A web made mostly of hubs (items on a day/night and weekday/weekend
  * rhythm, with bursts) is served over loopback HTTP on a virtual clock and crawled by the real
  * CLI; its hubs are then watched in-process (src/watch/watcher.ts, the code of `beebot watch`)

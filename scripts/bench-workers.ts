@@ -1,6 +1,6 @@
 /**
  * `npm run bench:workers`: one crawl shared by 1, 2 and 4 worker processes on one PostgreSQL
- * database (issue 16), against one SQLite crawl. The bench web's server answers every request
+ * database, against one SQLite crawl. The bench web's server answers every request
  * 50 ms late, and each worker fetches one page at a time (--concurrency 1), so one worker waits on
  * the network and more workers should crawl faster. Every run crawls the same web to the end;
  * the table shows pages/s (median of the repetitions) and checks that each run stored the same

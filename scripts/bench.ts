@@ -1,4 +1,4 @@
-// `npm run bench` (issue 6): beebot against Crawlee's CheerioCrawler and wget on a generated
+// `npm run bench`: beebot against Crawlee's CheerioCrawler and wget on a generated
 // loopback web, contenders alternating, repeated, medians printed; the parse-bound limit measured
 // in the same run; a scale run up to 1M stored links. Figures, not assertions: the table goes to
 // stdout, progress to stderr, everything also to bench/results.json. `--quick` for a smoke run,
@@ -487,7 +487,7 @@ const goals = targets(summary, parse, scale);
 const minutes = (performance.now() - started) / 60_000;
 const noise = (share: number) => `other processes used ${share.toFixed(2)} cores meanwhile`;
 const out: string[] = [
-  `beebot benchmark (issue 6)${o.quick ? ' --quick' : ''}: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}`,
+  `beebot benchmark${o.quick ? ' --quick' : ''}: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}`,
   `contenders: beebot ${machine.beebotCommit ?? ''}, crawlee ${machine.crawlee ?? 'n/a'} (CheerioCrawler), GNU Wget ${machine.wget ?? 'n/a'}; ${minutes.toFixed(1)} min`,
 ];
 if (parse) {

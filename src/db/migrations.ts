@@ -175,7 +175,7 @@ export const migrations: string[] = [
   DELETE FROM deleted_links WHERE kind <> 'bad' AND key LIKE 'https:%';
   ALTER TABLE external_links ADD COLUMN host TEXT NOT NULL DEFAULT '';
   UPDATE external_links SET host = coalesce(beebot_key_host(key), '');
-  ALTER TABLE fetches ADD COLUMN reward_urls INTEGER;    -- NULL: pulled before schema 5
+  ALTER TABLE fetches ADD COLUMN reward_urls INTEGER;    -- NULL: pulled before migration 5
   ALTER TABLE fetches ADD COLUMN reward_hosts INTEGER;
   ALTER TABLE fetches ADD COLUMN reward_pairs INTEGER;
   UPDATE fetches SET reward_pairs = reward;
@@ -201,7 +201,7 @@ export const migrations: string[] = [
   ALTER TABLE pages ADD COLUMN relevance REAL;           -- topic-focused crawls: cosine similarity to the topic
   ALTER TABLE pages ADD COLUMN terms TEXT;               -- and the page's term counts (JSON), to rebuild the topic
   `,
-  // 8: the site's link graph and page facts (issue 13, the web-mapping article). `edges` keeps every
+  // 8: the site's link graph and page facts (the web-mapping article). `edges` keeps every
   // internal link once per (page, page) pair by page id: compact, and written in the page's own
   // savepoint. No foreign keys and no index on dst: each would cost the crawl a B-tree lookup per
   // link; readers join to pages, and deleting pages deletes their edges (links.ts, sites.ts).
@@ -278,7 +278,7 @@ export const migrations: string[] = [
   CREATE UNIQUE INDEX refreshes_page ON refreshes (gen, page_id);
   CREATE INDEX refreshes_last ON refreshes (page_id, seq);
   `,
-  // 11: link history and S.C.E.N.T. (issue 14, src/refresh). A link missing from a re-read page
+  // 11: link history and S.C.E.N.T. (src/refresh). A link missing from a re-read page
   // is marked gone (when, and when it was last seen), not deleted; one seen again is live again.
   // A live link's last sighting is its page's: the later of the page's last read (fetched_at) and
   // its last refresh answering "unchanged", so a 304 writes no row of these tables. An edge
@@ -333,7 +333,7 @@ export const migrations: string[] = [
     PRIMARY KEY (gen, rank)
   ) WITHOUT ROWID;
   `,
-  // 12: beebot watch (issue 15, src/watch): the hub pages watched for new links, the new items
+  // 12: beebot watch (src/watch): the hub pages watched for new links, the new items
   // found on them with their appearance times, and one log row per check, so a stopped watch
   // resumes exactly (the hub's next check is stored with the check that set it). Times here are
   // epoch ms: the model's hourly counts and the schedules are arithmetic on them.

@@ -1,6 +1,6 @@
 /**
  * How much a match counts in each text block of a page: bm25's per-column weights, in the
- * column order of the page_text table (schema 7). A word in the title says most about a page;
+ * column order of the page_text table. A word in the title says most about a page;
  * the words other pages link it with (anchor texts) say what the page is to the rest of the site,
  * nearly as much; headings summarize sections; the body counts once.
  */

@@ -3,7 +3,7 @@ import type { PageEdge, PageGraph, PageNode } from '../map/page-graph.js';
 import type { Db } from '../db/db.js';
 
 /**
- * One site's pages, their fetch facts and the edges between them (schema 7), as plain data.
+ * One site's pages, their fetch facts and the edges between them, as plain data.
  * A page's facts are those of its last pull; the target of an in-site redirect was never pulled
  * itself, so it takes the facts of the pull that redirected to it (the final response's).
  */

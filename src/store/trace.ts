@@ -34,7 +34,7 @@ export function readTrace(db: Db): Trace {
   }));
   const byId = new Map(sites.map((s) => [s.id, s]));
   const pulls: Trace['pulls'] = [];
-  // Pulls from before schema 5 counted pairs only: their urls and hosts are unknown, and the
+  // Pulls from before migration 5 (src/db/migrations.ts) counted pairs only: their urls and hosts are unknown, and the
   // pairs count stands in (a trace is always complete).
   const rows = db
     .prepare(

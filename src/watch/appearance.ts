@@ -1,5 +1,5 @@
 /**
- * When a new item found on a hub appeared (issue 15, the article's history). An item first seen
+ * When a new item found on a hub appeared (the article's history). An item first seen
  * at the check at `now` was not there at the hub's previous check at `lastCheck`, so it appeared
  * in (lastCheck, now]. Its page's publication time (published.ts) narrows that to a point, but
  * only when it falls inside the interval: a date before the last check is an old item newly

@@ -1,7 +1,7 @@
 import type { Appearance } from './appearance.js';
 
 /**
- * The model's data (issue 15): per group, the number of new items in each hour of the last 30
+ * The model's data: per group, the number of new items in each hour of the last 30
  * days, and each hour's features, hour of day (24 one-hot) and day of week (7 one-hot), as the
  * article has them. Pure.
  *

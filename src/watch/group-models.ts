@@ -4,7 +4,7 @@ import { mergeGroups, MIN_GROUP_ITEMS } from './groups.js';
 import { modelReady, RateModel, type ForestOptions } from './model.js';
 
 /**
- * The learned schedule's models (issue 15), one per merged group, fitted from the store and
+ * The learned schedule's models, one per merged group, fitted from the store and
  * kept until stale: after `refitEvery` of clock time, or once `refitItems` new items of the
  * group were stored. Groups are merged by their item counts of the last 30 days (groups.ts),
  * recomputed at the same pace.

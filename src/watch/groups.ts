@@ -1,5 +1,5 @@
 /**
- * Hub groups (issue 15): the article learns one rhythm per group of pages, keyed by host and
+ * Hub groups: the article learns one rhythm per group of pages, keyed by host and
  * first path segment ("example.org/news"), and merges groups with too little history into
  * their host ("example.org"), since a forest fitted on a handful of items learns noise. Pure.
  */

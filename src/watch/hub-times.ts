@@ -2,7 +2,7 @@ import { Parser } from 'htmlparser2';
 import { parseIsoDate, plausibleDate } from './published.js';
 
 /**
- * The publication times a hub page shows next to its links (issue 15): a news list usually puts
+ * The publication times a hub page shows next to its links: a news list usually puts
  * a `<time datetime="…">` in the same list item as the link. For each link inside an item
  * (li, article, tr, dd), the item's first time, if it has one. Links outside such an item, or in
  * an item without a time, get none. Pure: HTML and the page's URL in, absolute URL → epoch ms out.

@@ -2,7 +2,7 @@ import { RandomForestRegression } from 'ml-random-forest';
 import { encodeHour, HOUR, hourAndDay, type HourCount, type Offset } from './features.js';
 
 /**
- * A group's publishing rhythm (issue 15): a random-forest regression (ml-random-forest 2.1.0)
+ * A group's publishing rhythm: a random-forest regression (ml-random-forest 2.1.0)
  * of new items per hour on hour of day and day of week (features.ts), and the article's two
  * checks of it, R² by random k-fold cross-validation and R² on the newest data. Pure: rows in,
  * numbers out; seeded, so the same rows give the same model.

@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 
 /**
- * An item's publication time, read from its page when the page states one (issue 15: the
+ * An item's publication time, read from its page when the page states one (the
  * appearance time of a new item on a hub). Sources, most trusted first:
  *   1. <meta property="article:published_time" content="…"> (Open Graph; also name= / itemprop=datePublished)
  *   2. JSON-LD `datePublished` in <script type="application/ld+json">, top-level, in arrays or @graph

@@ -1,7 +1,7 @@
 import { HOUR, hourStart, type Offset } from './features.js';
 
 /**
- * When to check a hub next (issue 15). Three schedules, each pure (history or prediction in,
+ * When to check a hub next. Three schedules, each pure (history or prediction in,
  * epoch ms out), so the command and the bench can run any of them:
  *  - learned: check when the expected number of new items since the last check, the integral
  *    of the group's predicted hourly rate (model.ts), reaches a threshold (default 1), within

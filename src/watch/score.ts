@@ -1,5 +1,5 @@
 /**
- * The article's measures of a watch run (issue 15), over the checks a schedule made and the new
+ * The article's measures of a watch run, over the checks a schedule made and the new
  * items it found: cost (fetches), hit rate (share of checks that found at least one new item),
  * mean delay (found − appeared, over the items found), and one weighted score to rank
  * schedules. Pure arithmetic.

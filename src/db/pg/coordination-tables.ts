@@ -1,7 +1,7 @@
 /**
- * The tables through which several crawl workers share one crawl on one PostgreSQL database
- * (issue 16): page leases, the host mutex and the global page budget. openPg (open.ts) creates
- * them; SharedCrawl (shared-crawl.ts) is what the crawl uses them through.
+ * The tables through which several crawl workers share one crawl on one PostgreSQL database:
+ * page leases, the host mutex and the global page budget. openPg (open.ts) creates them;
+ * SharedCrawl (src/store/shared-crawl.ts) is what the crawl uses them through.
  *
  * Times are epoch milliseconds of the database's clock, so workers on machines whose clocks
  * disagree still agree on expiries.
