@@ -14,7 +14,7 @@ export async function seedFixture(web: FixtureWeb, dir: string, db: string): Pro
   const file = join(dir, `seeds-${Date.now()}-${Math.random().toString(36).slice(2)}.csv`);
   writeFileSync(file, csv);
   const r = await beebot(['seeds', 'import', file], { db });
-  expect(r.code).toBe(0);
+  expect(r.code, r.stderr).toBe(0);
 }
 
 /** Seed the fixture web and crawl it to exhaustion (about a second) with the real CLI. */
