@@ -29,6 +29,10 @@ function openSqlite(file: string, opts: { readonly?: boolean }): Db {
     // A crawl commits a group of pages every 200 ms; another writer (links delete, seeds add) can
     // only get in between groups, and SQLite's busy handler polls: give it time, under load too.
     db.pragma('busy_timeout = 30000');
+    // SQLite's own default page cache (2 MiB). better-sqlite3 is compiled with 16 MB
+    // (SQLITE_DEFAULT_CACHE_SIZE=-16000), which a crawl fills as its database grows: 14 MB more
+    // resident memory for no measured speed (the OS caches the file; CPU per page unchanged).
+    db.pragma('cache_size = -2000');
     if (!opts.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
