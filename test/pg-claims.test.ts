@@ -13,8 +13,8 @@ import { createDatabase, startPostgres, type PgCluster } from './helpers/postgre
 
 // what the worker processes import: the build (npm run build, as `npm test` does first)
 const built = (path: string) => fileURLToPath(new URL(`../dist/src/${path}`, import.meta.url));
-const DB_JS = built('store/db.js');
-const SHARED_JS = built('store/pg/shared-crawl.js');
+const DB_JS = built('db/db.js');
+const SHARED_JS = built('store/shared-crawl.js');
 const FRONTIER_JS = built('store/frontier.js');
 
 let cluster: PgCluster | undefined;
