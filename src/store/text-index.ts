@@ -9,7 +9,7 @@ const PAGE_TEXT_ID = { sqlite: 'rowid', pg: 'page_id' };
 export const MAX_ANCHORS = 2000;
 
 /**
- * Writes the full-text index while a crawl commits pages (commit.ts; setting index-text): a
+ * Writes the full-text index while a crawl commits pages (pull-writer.ts; setting index-text): a
  * fetched page's text blocks, and the anchor texts of the links found to each page.
  */
 export class TextIndexWriter {
