@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { formatSetting, isSettingKey, parseSetting, readSettings, settingKeys, writeSetting } from '../store/settings.js';
+import { pullCount } from '../store/status.js';
 import { isTty, printJson, withDb } from './context.js';
 import { formatTable } from './table.js';
 
@@ -35,7 +36,7 @@ export function configCommand(): Command {
       if (!isSettingKey(key)) throw new UsageError(`unknown setting '${key}' (known: ${settingKeys.join(', ')})`);
       const parsed = parseSetting(key, value);
       await withDb(cmd, (db) => {
-        const fetched = db.prepare('SELECT count(*) FROM fetches').pluck().get() as number;
+        const fetched = pullCount(db);
         if (FROZEN_AFTER_CRAWL.has(key) && fetched > 0 && readSettings(db)[key] !== parsed) {
           throw new UsageError(`${key} cannot change after the crawl has started (${fetched} pages fetched); use a new database`);
         }

@@ -2,13 +2,15 @@ import { ORDERS } from '../order/priority.js';
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { holdPgRunLock, holdRunLock } from './crawl-lock.js';
+import { holdRunLock } from './crawl-lock.js';
+import { holdPgRunLock } from '../db/run-lock.js';
 import { interruptible } from './interruptible.js';
 import { policyFromSettings } from './policy-from-settings.js';
 import { policyNames } from '../bandit/registry.js';
 import { crawl, type CrawlSummary } from '../crawl/crawler.js';
 import { refresh } from '../refresh/full-pass.js';
 import { defaults, parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
+import { siteCount } from '../store/sites.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter } from './progress.js';
 import { rewardModes } from '../bandit/reward.js';
@@ -87,7 +89,7 @@ export function crawlCommand(): Command {
         await withDb(cmd, async (db) => {
           for (const [k, v] of savedValues) writeSetting(db, k as keyof Settings, v);
           const settings = { ...readSettings(db), ...Object.fromEntries(runValues) } as Settings;
-          if ((db.prepare('SELECT count(*) FROM sites').pluck().get() as number) === 0) {
+          if (siteCount(db) === 0) {
             throw new UsageError("no sites to crawl: add some with 'beebot seeds add <url>'");
           }
           const progress = progressReporter({ budget: settings.budget });

@@ -1,6 +1,5 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { BeebotError } from '../errors.js';
-import type { Db } from '../db/db.js';
 import { isPostgresUrl } from '../db/pg/url.js';
 
 /**
@@ -44,17 +43,8 @@ function alive(pid: number): boolean {
 /**
  * SQLite: the crawl lock file, so a refresh or watch and a crawl never overlap. PostgreSQL has no
  * lock file (every crawl there is a worker of one shared crawl, crawl-command.ts): refresh and
- * watch take holdPgRunLock once connected.
+ * watch take holdPgRunLock (db/run-lock.ts) once connected.
  */
 export function holdRunLock(db: string, busyMessage: (pid: number) => string): () => void {
   return isPostgresUrl(db) ? () => {} : holdCrawlLock(db, busyMessage);
-}
-
-// Two refreshes (or a refresh and a watch) on one PostgreSQL database would resume the same open
-// iteration and check the same pages: a session advisory lock, held until the connection closes.
-const RUN_LOCK = 0x6265_6572_7266; // 'berrf'
-
-export function holdPgRunLock(db: Db, busyMessage: string): void {
-  if (db.kind !== 'pg') return;
-  if (!db.prepare('SELECT pg_try_advisory_lock(?)').pluck().get(RUN_LOCK)) throw new BeebotError(busyMessage);
 }

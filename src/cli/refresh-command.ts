@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { parseLimit, siteOption } from './filter-options.js';
-import { holdPgRunLock, holdRunLock } from './crawl-lock.js';
+import { holdRunLock } from './crawl-lock.js';
+import { holdPgRunLock } from '../db/run-lock.js';
 import { dbPath, withDb } from './context.js';
 import { interruptible } from './interruptible.js';
 import { refreshProgress } from './refresh-progress.js';

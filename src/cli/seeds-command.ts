@@ -7,7 +7,7 @@ import { parseSeedUrl } from '../url/url.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
 import { deleteSite, findDuplicate, insertSites, listSites, resolveSiteRef, type SeedInput } from '../store/sites.js';
-import { distinctExternalBySite } from '../store/distinct.js';
+import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
 import { isTty, printJson, withDb } from './context.js';
 import { formatTable } from './table.js';
 
@@ -65,7 +65,7 @@ export function seedsCommand(): Command {
       await withDb(cmd, (db) => {
         const sites = listSites(db);
         if (opts.json) {
-          const pairs = new Map(db.prepare('SELECT site_id, count(*) FROM external_links GROUP BY site_id').raw().all() as [number, number][]);
+          const pairs = externalLinksBySite(db);
           const distinct = distinctExternalBySite(db);
           printJson(
             sites.map((s) => ({

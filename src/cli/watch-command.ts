@@ -5,11 +5,12 @@ import { dbPath, isTty, printJson, withDb } from './context.js';
 import { interruptible } from './interruptible.js';
 import { parseResolve } from './crawl-command.js';
 import { parseUntil } from './refresh-command.js';
-import { holdPgRunLock, holdRunLock } from './crawl-lock.js';
+import { holdRunLock } from './crawl-lock.js';
+import { holdPgRunLock } from '../db/run-lock.js';
 import { formatTable } from './table.js';
 import { urlKey } from '../url/url.js';
 import type { Db } from '../db/db.js';
-import { listSites } from '../store/sites.js';
+import { pageWithKey } from '../store/sites.js';
 import { parseSetting, readSettings, type Settings } from '../store/settings.js';
 import { WatchStore } from '../watch/watch-store.js';
 import { formatDuration, parseDuration } from '../time/duration.js';
@@ -70,7 +71,7 @@ export function watchCommand(): Command {
         const page = findPage(db, url);
         const store = new WatchStore(db);
         const was = store.hub(page.id);
-        if (was && was.added === 'manual' && !isRemoved(db, page.id)) return void process.stdout.write(`already watched: ${page.url}\n`);
+        if (was && was.added === 'manual' && !store.isRemoved(page.id)) return void process.stdout.write(`already watched: ${page.url}\n`);
         store.add(page.id, groupKey(page.url), 'manual', Date.now());
         process.stdout.write(`watching ${page.url} (group ${groupKey(page.url)})\n`);
       }),
@@ -145,10 +146,6 @@ export function watchCommand(): Command {
   return watch;
 }
 
-function isRemoved(db: Db, id: number): boolean {
-  return (db.prepare('SELECT removed_at FROM watch_hubs WHERE page_id = ?').pluck().get(id) ?? null) !== null;
-}
-
 /** A page of the crawl by its URL (any spelling with the same key). */
 function findPage(db: Db, url: string): { id: number; url: string } {
   let u: URL;
@@ -158,12 +155,8 @@ function findPage(db: Db, url: string): { id: number; url: string } {
     throw new UsageError(`not a URL: '${url}'`);
   }
   const mode = readSettings(db).normalize;
-  const byKey = db.prepare('SELECT id, url FROM pages WHERE site_id = ? AND key = ?');
-  const key = urlKey(u, mode);
-  for (const s of listSites(db)) {
-    const p = byKey.get(s.id, key) as { id: number; url: string } | undefined;
-    if (p) return p;
-  }
+  const p = pageWithKey(db, urlKey(u, mode));
+  if (p) return p;
   throw new UsageError(`not a page of this crawl: ${url} (crawl its site first)`);
 }
 

@@ -4,8 +4,8 @@ import type Database from 'better-sqlite3';
  * The store's one interface, implemented twice: by better-sqlite3's Database itself (SQLite, the
  * default: a file, nothing to install) and by PgDb (src/db/pg/connection.ts: PostgreSQL, one
  * crawl shared by many workers). It is the part of better-sqlite3's synchronous API the store
- * uses, so the SQLite side costs nothing extra. SQL that differs between the two is written side
- * by side where it is used, chosen by `kind`.
+ * uses, so the SQLite side costs nothing extra. Where the two spell SQL differently, the named
+ * fragments of dialect.ts say it.
  */
 export interface RunResult {
   changes: number;
@@ -35,11 +35,6 @@ export interface Db {
   exec(sql: string): void;
   transaction<F extends (...args: never[]) => unknown>(fn: F): F & { immediate: F; deferred: F; exclusive: F };
   close(): void;
-}
-
-/** Pick the SQL of this store: `sql(db, {sqlite: …, pg: …})`. */
-export function dialect<T>(db: Db, variants: { sqlite: T; pg: T }): T {
-  return variants[db.kind];
 }
 
 /** The better-sqlite3 handle behind a SQLite store, for what only SQLite has (pragmas, JS functions). */

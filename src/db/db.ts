@@ -8,7 +8,7 @@ import { migrations } from './migrations.js';
 import { urlHost } from '../url/host.js';
 
 export type { Db, Statement, RunResult } from './db-types.js';
-export { dialect, sharedByWorkers, sqliteOf } from './db-types.js';
+export { sharedByWorkers, sqliteOf } from './db-types.js';
 
 /**
  * Open (creating if needed) a beebot database: a SQLite file, or a PostgreSQL database given as

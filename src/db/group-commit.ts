@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { beginWrite } from './dialect.js';
 
 /**
  * Group commit: a crawl's pages are written inside one open transaction that is committed every
@@ -29,10 +30,7 @@ export class GroupCommit {
       throw err;
     }
     if (!this.db.inTransaction) {
-      // IMMEDIATE takes SQLite's write lock now, waiting (busy_timeout) for another writer to
-      // finish, instead of failing when a read inside the group would have to be upgraded.
-      // PostgreSQL locks rows, not the database: a plain BEGIN.
-      this.db.exec(this.db.kind === 'pg' ? 'BEGIN' : 'BEGIN IMMEDIATE');
+      this.db.exec(beginWrite(this.db));
       this.pages = 0;
       this.timer = setTimeout(() => this.flushOnTimer(), this.maxMs);
       this.timer.unref();

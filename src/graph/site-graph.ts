@@ -1,9 +1,9 @@
 import { domainToUnicode } from 'node:url';
 import { siteIdentity, type Scope } from '../url/scope.js';
-import { sqliteOf, type Db } from '../db/db.js';
+import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
 import { listSites, type Site } from '../store/sites.js';
-import { registerUrlFunctions } from '../db/url-functions.js';
+import { siteGraphRows } from '../store/site-graph-rows.js';
 import { hostDomain, urlHost } from '../url/host.js';
 
 export type NodeLevel = 'host' | 'domain';
@@ -54,31 +54,23 @@ export const edgeRow = (e: GraphEdge): unknown[] => [e.source, e.target, e.weigh
  * registrable domains) they link to; a directed edge site → node carries the number of external
  * links. A linked host that belongs to a target site (same identity under the crawl scope) is that
  * site's node, so links between target sites become site → site edges. Nodes and edges are
- * aggregated by SQLite and streamed: memory grows with the number of edges written, not links.
+ * aggregated by the database and streamed (store/site-graph-rows.ts): memory grows with the number of
+ * edges written, not links.
  */
 export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
   const scope = readSettings(db).scope;
   const sites = listSites(db);
   const siteNode = new Map(sites.map((s) => [identity(s, scope), s]));
   const nodeOf = nodeFunction(new Set(siteNode.keys()), scope, level);
-  if (db.kind === 'sqlite') {
-    registerUrlFunctions(db);
-    sqliteOf(db).function('beebot_node', { deterministic: true }, (url: unknown) => (typeof url === 'string' ? nodeOf(url) : null));
-  }
+  const rows = siteGraphRows(db, nodeOf);
 
   return {
     level,
     siteCount: sites.length,
     *nodes() {
-      const out = new Map(db.prepare('SELECT site_id, count(*) FROM external_links WHERE gone_at IS NULL GROUP BY site_id').raw().all() as [number, number][]);
+      const out = rows.linksOutBySite();
       const into = new Map<string, { links: number; sites: number }>();
-      const rows = db.kind === 'pg'
-        ? (groupInJs(db, nodeOf, () => 0, (site) => site) as [string, number, number][])
-        : (db
-          .prepare('SELECT beebot_node(url) AS n, count(*), count(DISTINCT site_id) FROM external_links WHERE gone_at IS NULL GROUP BY n HAVING n IS NOT NULL ORDER BY n')
-          .raw()
-          .iterate() as Iterable<[string, number, number]>);
-      for (const [id, links, linking] of rows) {
+      for (const [id, links, linking] of rows.linksPerNode()) {
         if (siteNode.has(id)) {
           into.set(id, { links, sites: linking });
           continue;
@@ -97,46 +89,10 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
     },
     *edges() {
       const source = new Map(sites.map((s) => [s.id, identity(s, scope)]));
-      const rows = db.kind === 'pg'
-        ? [...groupInJs(db, nodeOf, (site) => site, (_, page) => page)]
-          .map(([key, w, pages]): [number, string, number, number] => [(key as [number, string])[0], (key as [number, string])[1], w, pages])
-          .sort((a, b) => a[0] - b[0] || b[2] - a[2] || cmp(a[1], b[1]))
-        : (db
-          .prepare(
-            `SELECT site_id, beebot_node(url) AS n, count(*) AS w, count(DISTINCT page_id) FROM external_links WHERE gone_at IS NULL
-             GROUP BY site_id, n HAVING n IS NOT NULL ORDER BY site_id, w DESC, n`,
-          )
-          .raw()
-          .iterate() as Iterable<[number, string, number, number]>);
       let id = 0;
-      for (const [siteId, target, weight, pages] of rows) yield { id: id++, source: source.get(siteId)!, target, weight, pages };
+      for (const [siteId, target, weight, pages] of rows.linksPerSiteAndNode()) yield { id: id++, source: source.get(siteId)!, target, weight, pages };
     },
   };
-}
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * PostgreSQL has no beebot_node: the live external links stream in and are grouped here by node
- * (and by `by`, 0 for none), counting rows and distinct values of `distinct`. Nodes are ASCII
- * host names, so JavaScript's order is SQLite's. Yields [node] or [[by, node]] keys, sorted by node.
- */
-function groupInJs(
-  db: Db, nodeOf: (url: string) => string | null, by: (site: number) => number, distinct: (site: number, page: number) => number,
-): [unknown, number, number][] {
-  const groups = new Map<string, { key: unknown; n: number; seen: Set<number> }>();
-  const rows = db.prepare('SELECT site_id, page_id, url FROM external_links WHERE gone_at IS NULL').raw().iterate() as Iterable<[number, number, string]>;
-  for (const [site, page, url] of rows) {
-    const node = nodeOf(url);
-    if (node === null) continue;
-    const b = by(site);
-    const k = `${b} ${node}`;
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = { key: b === 0 ? node : [b, node], n: 0, seen: new Set() }));
-    g.n++;
-    g.seen.add(distinct(site, page));
-  }
-  return [...groups.values()].map((g): [unknown, number, number] => [g.key, g.n, g.seen.size]).sort((a, b) => cmp(String(a[0]), String(b[0])));
 }
 
 const identity = (s: Site, scope: Scope) => siteIdentity(new URL(s.url).hostname, scope);

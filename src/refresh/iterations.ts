@@ -75,13 +75,12 @@ export async function runIterations(db: Db, o: IterationOptions): Promise<{ iter
         gen, resumed: open !== undefined, settings, planned, checked: 0, estMs: 0, changed: 0, linksAdded: 0, linksGone: 0, finished: false,
         counts: { keep: 0, replace: 0, gone: 0, retry: 0, skipped: 0 },
       };
-      const scents = db.prepare('SELECT coalesce(scent, 0) FROM pages WHERE id = ?').pluck();
       o.onStart?.({ gen, planned: open ? log.planSize(gen) : planned, checked: open ? log.planSize(gen) - planned : 0 });
       for (;;) {
         if (o.signal.aborted) break;
         const page = log.nextPlanned(gen);
         if (!page) break;
-        const was = scents.get(page.id) as number;
+        const was = log.scent(page.id);
         const r = await checker.check(page, log.validators(page.id), o.signal, (c) => {
           // A page read for the first time is fresh: its scent starts at 0, and what it held is the
           // harvest of the page that linked it (a hub's scent is what its new pages bring). Scored as

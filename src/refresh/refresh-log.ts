@@ -1,4 +1,6 @@
-import { dialect, type Db } from '../db/db.js';
+import type { Db } from '../db/db.js';
+import { countWhere, inJsonIds, typed } from '../db/dialect.js';
+import { oneAtATime } from '../db/run-lock.js';
 import type { FrontierPage } from '../store/frontier.js';
 import type { Validators } from '../crawl/fetch-page.js';
 import type { CheckCost } from './check-cost.js';
@@ -12,16 +14,8 @@ export type RefreshLogAction = 'keep' | 'replace' | 'gone' | 'retry' | 'skipped'
 export const REFRESHED_STATUSES = ['done', 'not-html', 'error', 'gone'] as const;
 const statuses = REFRESHED_STATUSES.map((x) => `'${x}'`).join(', ');
 
-/** `column IN` the site ids of a JSON array parameter (`?` or `@name`): SQLite's json_each, PostgreSQL's jsonb_array_elements_text. */
-export function inJsonIds(db: Db, column: string, param: string): string {
-  return dialect(db, {
-    sqlite: `${column} IN (SELECT value FROM json_each(${param}))`,
-    pg: `${column} IN (SELECT value::bigint FROM jsonb_array_elements_text(${param}::jsonb))`,
-  });
-}
-
-// refresh_runs.gen is max + 1. SQLite: one writer at a time. PostgreSQL: two processes could read
-// the same max; this transaction-level advisory lock makes the read and the insert one step.
+// refresh_runs.gen is max + 1: two PostgreSQL workers could read the same max, so the read and the
+// insert are one step under this lock (oneAtATime).
 const GEN_LOCK = 0x6265_6572; // 'beer'
 
 /** One row of the refresh log, with what the check found. */
@@ -96,6 +90,7 @@ export class RefreshLog {
       planLeft: db.prepare(
         `SELECT count(*) FROM refresh_plan x WHERE x.gen = ? AND NOT EXISTS (SELECT 1 FROM refreshes r WHERE r.gen = x.gen AND r.page_id = x.page_id)`,
       ).pluck(),
+      scent: db.prepare(`SELECT coalesce(scent, 0) FROM pages WHERE id = ?`).pluck(),
       setScent: db.prepare(`UPDATE pages SET scent = ? WHERE id = ?`),
       addScent: db.prepare(`UPDATE pages SET scent = coalesce(scent, 0) + ? WHERE id = ?`),
     };
@@ -107,11 +102,7 @@ export class RefreshLog {
 
   /** A new refresh_runs row (max(gen) + 1), its gen. */
   private startRun(...args: unknown[]): number {
-    if (this.db.kind === 'sqlite') return this.s.start.get(...args) as number;
-    return this.db.transaction(() => {
-      this.db.prepare('SELECT pg_advisory_xact_lock(?)').get(GEN_LOCK);
-      return this.s.start.get(...args) as number;
-    })();
+    return oneAtATime(this.db, GEN_LOCK, () => this.s.start.get(...args) as number);
   }
 
   private iso(): string {
@@ -180,12 +171,8 @@ export class RefreshLog {
     const first = this.db.prepare(`SELECT min(started_at) FROM refresh_runs`).pluck().get() as string | null;
     const siteCond = sites === null ? '' : `AND ${inJsonIds(this.db, 'p.site_id', '@sites')}`;
     // PostgreSQL cannot tell the type of a parameter only tested for NULL: typed there.
-    const [firstP, maxLevelP] = dialect(this.db, { sqlite: ['@first', '@maxLevel'], pg: ['@first::text', '@maxLevel::bigint'] });
-    // SQLite sums booleans (0/1); PostgreSQL counts the rows that pass.
-    const xSum = dialect(this.db, {
-      sqlite: `sum(changed > 0 OR action = 'replace')`,
-      pg: `count(*) FILTER (WHERE changed > 0 OR action = 'replace')`,
-    });
+    const [firstP, maxLevelP] = [typed(this.db, '@first', 'text'), typed(this.db, '@maxLevel', 'bigint')];
+    const xSum = countWhere(this.db, `changed > 0 OR action = 'replace'`);
     // x, the checks that found a change: content changed, or the page re-read. A page already gone
     // answering 404 again (changed 0) is no change, or change-rate would think dead pages change at
     // every check and revisit them first. A page a refresh found was first read by a refresh: that
@@ -235,6 +222,11 @@ export class RefreshLog {
          SELECT bytes, ms, at FROM (SELECT bytes, ms, at FROM refreshes WHERE ms IS NOT NULL AND http_status IS NOT NULL ORDER BY seq DESC LIMIT @limit) r
        ) s ORDER BY at DESC LIMIT @limit`,
     ).all({ limit }) as { bytes: number; ms: number }[];
+  }
+
+  /** The page's scent now (0 before its first). */
+  scent(pageId: number): number {
+    return this.s.scent.get(pageId) as number;
   }
 
   setScent(pageId: number, scent: number): void {

@@ -3,6 +3,7 @@ import type { Db } from '../db/db.js';
 import { companionHosts, type CompanionHost } from '../store/hosts.js';
 import { readSettings, settingKeys, formatSetting, VERSION } from '../store/settings.js';
 import { readStatus, type SiteStatus, type Status } from '../store/status.js';
+import { pullPeriod, pullsBySite, rewardsInCrawlOrder, siteNames } from '../store/report-rows.js';
 import { ChoiceTimeline, HarvestCurve, type Curve } from './harvest.js';
 
 export interface ReportSite extends SiteStatus {
@@ -45,19 +46,19 @@ export interface ReportData {
  */
 export function readReport(db: Db, o: { title: string; database: string; top: number; now: Date }): ReportData {
   const status = readStatus(db);
-  const names = new Map((db.prepare('SELECT id, name FROM sites').raw().all() as [number, string | null][]));
-  const perSitePulls = new Map(db.prepare('SELECT site_id, count(*) FROM fetches GROUP BY site_id').raw().all() as [number, number][]);
+  const names = siteNames(db);
+  const perSitePulls = pullsBySite(db);
   const totalPulls = [...perSitePulls.values()].reduce((a, b) => a + b, 0);
 
   const total = new HarvestCurve(totalPulls);
   const curves = new Map(status.sites.map((s) => [s.id, new HarvestCurve(perSitePulls.get(s.id) ?? 0)]));
   const choices = new ChoiceTimeline(new Map(status.sites.map((s, i) => [s.id, i])), totalPulls);
-  for (const [siteId, reward] of db.prepare('SELECT site_id, reward FROM fetches ORDER BY seq').raw().iterate() as Iterable<[number, number]>) {
+  for (const [siteId, reward] of rewardsInCrawlOrder(db)) {
     total.add(reward);
     curves.get(siteId)?.add(reward);
     choices.add(siteId);
   }
-  const period = db.prepare('SELECT min(at) AS first, max(at) AS last FROM fetches').get() as ReportData['period'];
+  const period = pullPeriod(db);
   const settings = readSettings(db);
 
   return {

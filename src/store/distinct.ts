@@ -29,3 +29,8 @@ export function distinctExternalBySite(db: Db): Map<number, DistinctCounts> {
   for (const [id, urls, hosts] of rows) out.set(id, { urls, hosts });
   return out;
 }
+
+/** External link rows ((page, URL) pairs) per site. */
+export function externalLinksBySite(db: Db): Map<number, number> {
+  return new Map(db.prepare('SELECT site_id, count(*) FROM external_links GROUP BY site_id').raw().all() as [number, number][]);
+}

@@ -1,4 +1,5 @@
 import type { Db } from '../db/db.js';
+import { byStore, callsJavaScript, greatest, type DbKind } from '../db/dialect.js';
 import type { LinkFilter, LinkKind } from './link-filter.js';
 import { registerUrlFunctions } from '../db/url-functions.js';
 import { hostMatches, urlHost } from '../url/host.js';
@@ -11,10 +12,13 @@ const site = `coalesce(s.short, s.url)`;
  * When a live link was last seen (schema 11): when its page was last read, or later confirmed
  * unchanged by a refresh. A gone link keeps the time stored when it went.
  */
-const pageSeen = (page: string, found: string, max = 'max') =>
-  `${max}(coalesce(${page}.fetched_at, ${found}), ` +
-  `coalesce((SELECT r.at FROM refreshes r WHERE r.page_id = ${page}.id AND r.action = 'keep' AND r.http_status < 400 ORDER BY r.seq DESC LIMIT 1), ''))`;
-const seen = (link: string, page: string, found: string, max = 'max') => `coalesce(${link}.last_seen, ${pageSeen(page, found, max)})`;
+const pageSeen = (db: DbKind, page: string, found: string) =>
+  greatest(
+    db,
+    `coalesce(${page}.fetched_at, ${found})`,
+    `coalesce((SELECT r.at FROM refreshes r WHERE r.page_id = ${page}.id AND r.action = 'keep' AND r.http_status < 400 ORDER BY r.seq DESC LIMIT 1), '')`,
+  );
+const seen = (db: DbKind, link: string, page: string, found: string) => `coalesce(${link}.last_seen, ${pageSeen(db, page, found)})`;
 
 /**
  * One link table as users see it (in `links`, `links delete` and exports): its columns, the
@@ -33,11 +37,11 @@ export interface LinkTable {
   deletable: string;
 }
 
-// `max` is SQLite's scalar max(a, b); PostgreSQL's is greatest(a, b) (both arguments are never NULL here).
-const tables = (max: string): Record<LinkKind, LinkTable> => ({
+// greatest(): both arguments are never NULL here (SQLite's max and PostgreSQL's greatest differ on NULL).
+const tables = (db: DbKind): Record<LinkKind, LinkTable> => ({
   external: {
     columns: ['site_id', 'site', 'source_url', 'source_level', 'url', 'anchor_text', 'rel', 'tag', 'found_at', 'last_seen', 'gone_at'],
-    select: `e.site_id, ${site}, p.url, e.level, e.url, e.anchor, e.rel, e.tag, e.found_at, ${seen('e', 'p', 'e.found_at', max)}, e.gone_at`,
+    select: `e.site_id, ${site}, p.url, e.level, e.url, e.anchor, e.rel, e.tag, e.found_at, ${seen(db, 'e', 'p', 'e.found_at')}, e.gone_at`,
     from: `external_links e JOIN sites s ON s.id = e.site_id JOIN pages p ON p.id = e.page_id`,
     id: 'e.id',
     key: 'e.key',
@@ -47,7 +51,7 @@ const tables = (max: string): Record<LinkKind, LinkTable> => ({
   internal: {
     columns: ['site_id', 'site', 'url', 'level', 'status', 'found_on_url', 'found_at', 'last_seen', 'gone_at'],
     // A start page was "found" when its site was added. An internal link is gone when its page answered 404/410.
-    select: `p.site_id, ${site}, p.url, p.level, p.status, f.url, coalesce(p.found_at, s.added_at), ${pageSeen('p', 'coalesce(p.found_at, s.added_at)', max)}, p.gone_at`,
+    select: `p.site_id, ${site}, p.url, p.level, p.status, f.url, coalesce(p.found_at, s.added_at), ${pageSeen(db, 'p', 'coalesce(p.found_at, s.added_at)')}, p.gone_at`,
     from: `pages p JOIN sites s ON s.id = p.site_id LEFT JOIN pages f ON f.id = p.found_on`,
     id: 'p.id',
     key: 'p.key',
@@ -56,7 +60,7 @@ const tables = (max: string): Record<LinkKind, LinkTable> => ({
   },
   bad: {
     columns: ['site_id', 'site', 'source_url', 'raw_href', 'reason', 'found_at', 'last_seen', 'gone_at'],
-    select: `b.site_id, ${site}, p.url, b.raw, b.reason, b.found_at, ${seen('b', 'p', 'b.found_at', max)}, b.gone_at`,
+    select: `b.site_id, ${site}, p.url, b.raw, b.reason, b.found_at, ${seen(db, 'b', 'p', 'b.found_at')}, b.gone_at`,
     from: `bad_links b JOIN sites s ON s.id = b.site_id JOIN pages p ON p.id = b.page_id`,
     id: 'b.id',
     key: 'b.raw',
@@ -65,12 +69,12 @@ const tables = (max: string): Record<LinkKind, LinkTable> => ({
   },
 });
 
-export const linkTables: Record<LinkKind, LinkTable> = tables('max');
-const pgLinkTables = tables('greatest');
+export const linkTables: Record<LinkKind, LinkTable> = tables('sqlite');
+const pgLinkTables = tables('pg');
 
 /** The link tables in this store's SQL. */
 export function linkTablesOf(db: Db): Record<LinkKind, LinkTable> {
-  return db.kind === 'pg' ? pgLinkTables : linkTables;
+  return byStore(db, { sqlite: linkTables, pg: pgLinkTables });
 }
 
 /**
@@ -102,7 +106,7 @@ export function filterWhere(
   db: Db, kind: LinkKind, f: LinkFilter, opts: { deletableOnly?: boolean } = {},
 ): { where: string; params: Record<string, unknown>; rowTest: RowTest | null } {
   const t = linkTables[kind].fields;
-  const inJs = db.kind === 'pg' ? rowTest(kind, f) : null;
+  const inJs = callsJavaScript(db) ? null : rowTest(kind, f);
   const conds: string[] = opts.deletableOnly ? [linkTables[kind].deletable] : [];
   // The links a site has now, or (--gone) the ones it had: never both, so counts stay what users count.
   conds.push(`${t.gone} ${f.gone ? 'IS NOT NULL' : 'IS NULL'}`);

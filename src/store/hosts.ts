@@ -1,5 +1,6 @@
 import { siteIdentity } from '../url/scope.js';
 import type { Db } from '../db/db.js';
+import { byStore } from '../db/dialect.js';
 import { readSettings } from './settings.js';
 import { listSites, type Site } from './sites.js';
 import { registerUrlFunctions } from '../db/url-functions.js';
@@ -38,7 +39,7 @@ export interface HostQuery {
  * spills big GROUP BYs to disk; only the result rows reach JavaScript.
  */
 export function companionHosts(db: Db, q: HostQuery): CompanionHost[] {
-  const rows = db.kind === 'pg' ? aggregateInJs(db, q) : aggregateInSqlite(db, q);
+  const rows = byStore(db, { sqlite: aggregateInSqlite, pg: aggregateInJs })(db, q);
   const target = targetSiteOf(listSites(db), readSettings(db).scope, q.by);
   return rows.map((r) => ({ ...r, domain: q.by === 'host' ? hostDomain(r.name) : r.name, targetSiteId: target(r.name) }));
 }

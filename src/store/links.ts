@@ -1,4 +1,5 @@
 import type { Db } from '../db/db.js';
+import { byStore, jsonValues } from '../db/dialect.js';
 import { countRows, filterWhere, linkTables, matchingIds } from './export.js';
 import type { LinkFilter, LinkKind } from './link-filter.js';
 
@@ -23,7 +24,11 @@ export function planDelete(db: Db, kind: LinkKind, f: LinkFilter): DeletePlan {
  * resumed crawl does not store that URL (or raw href) for that site again. One transaction.
  */
 export function deleteLinks(db: Db, kind: LinkKind, f: LinkFilter, now: Date = new Date()): number {
-  if (db.kind === 'pg') return deletePg(db, kind, f, now);
+  return byStore(db, { sqlite: deleteInSqlite, pg: deletePg })(db, kind, f, now);
+}
+
+/** SQLite: the filter (with beebot's URL functions) selects the rows to tombstone and delete. */
+function deleteInSqlite(db: Db, kind: LinkKind, f: LinkFilter, now: Date): number {
   const t = linkTables[kind];
   const { where, params } = filterWhere(db, kind, f, { deletableOnly: true });
   const table = { external: 'external_links', internal: 'pages', bad: 'bad_links' }[kind];
@@ -49,14 +54,14 @@ export function deleteLinks(db: Db, kind: LinkKind, f: LinkFilter, now: Date = n
 function deletePg(db: Db, kind: LinkKind, f: LinkFilter, now: Date): number {
   const t = linkTables[kind];
   const table = { external: 'external_links', internal: 'pages', bad: 'bad_links' }[kind];
-  const byIds = `${t.id} IN (SELECT jsonb_array_elements_text(@ids::jsonb)::bigint)`;
+  const ids = jsonValues(db, '@ids', 'bigint');
   return db.transaction(() => {
-    const ids = JSON.stringify(matchingIds(db, kind, f, { deletableOnly: true }));
+    const chosen = JSON.stringify(matchingIds(db, kind, f, { deletableOnly: true }));
     db.prepare(
       `INSERT INTO deleted_links (site_id, kind, key, deleted_at)
-       SELECT ${t.fields.site}, '${kind}', ${t.key}, @deletedAt FROM ${t.from} WHERE ${byIds} ON CONFLICT DO NOTHING`,
-    ).run({ ids, deletedAt: now.toISOString() });
-    if (kind === 'internal') db.prepare(`DELETE FROM edges WHERE dst IN (SELECT jsonb_array_elements_text(@ids::jsonb)::bigint)`).run({ ids });
-    return db.prepare(`DELETE FROM ${table} WHERE id IN (SELECT jsonb_array_elements_text(@ids::jsonb)::bigint)`).run({ ids }).changes;
+       SELECT ${t.fields.site}, '${kind}', ${t.key}, @deletedAt FROM ${t.from} WHERE ${t.id} IN (${ids}) ON CONFLICT DO NOTHING`,
+    ).run({ ids: chosen, deletedAt: now.toISOString() });
+    if (kind === 'internal') db.prepare(`DELETE FROM edges WHERE dst IN (${ids})`).run({ ids: chosen });
+    return db.prepare(`DELETE FROM ${table} WHERE id IN (${ids})`).run({ ids: chosen }).changes;
   })();
 }

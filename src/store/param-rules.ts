@@ -1,5 +1,6 @@
 import type { ParamRule, SiteParamRules } from '../params/rules.js';
-import { dialect, type Db } from '../db/db.js';
+import type { Db } from '../db/db.js';
+import { binaryOrder, onConflictReplace, replaceInto, typed } from '../db/dialect.js';
 
 export interface StoredParamRule {
   siteId: number;
@@ -19,12 +20,8 @@ function toRule(kind: ParamRule['kind'], arg: string | null): ParamRule {
 /** Declare (or redeclare) one parameter of a script. */
 export function setParamRule(db: Db, r: StoredParamRule): void {
   const arg = r.rule.kind === 'required-from' ? JSON.stringify(r.rule.values) : r.rule.kind === 'optional' ? r.rule.default : null;
-  const insert = `INTO param_rules (site_id, path, param, kind, arg) VALUES (?, ?, ?, ?, ?)`;
   db.prepare(
-    dialect(db, {
-      sqlite: `INSERT OR REPLACE ${insert}`,
-      pg: `INSERT ${insert} ON CONFLICT (site_id, path, param) DO UPDATE SET kind = excluded.kind, arg = excluded.arg`,
-    }),
+    `${replaceInto(db)} INTO param_rules (site_id, path, param, kind, arg) VALUES (?, ?, ?, ?, ?)${onConflictReplace(db, 'site_id, path, param', ['kind', 'arg'])}`,
   ).run(r.siteId, r.path, r.param, r.rule.kind, arg);
 }
 
@@ -38,11 +35,8 @@ export function removeParamRules(db: Db, siteId: number, path: string, param: st
 export function listParamRules(db: Db, siteId: number | null = null): StoredParamRule[] {
   const rows = db
     .prepare(
-      dialect(db, {
-        sqlite: `SELECT site_id, path, param, kind, arg FROM param_rules WHERE @site IS NULL OR site_id = @site ORDER BY site_id, path, param`,
-        // a parameter compared only with NULL has no type PostgreSQL can infer; C-locale order is SQLite's binary one
-        pg: `SELECT site_id, path, param, kind, arg FROM param_rules WHERE @site::bigint IS NULL OR site_id = @site::bigint ORDER BY site_id, path COLLATE "C", param COLLATE "C"`,
-      }),
+      `SELECT site_id, path, param, kind, arg FROM param_rules WHERE ${typed(db, '@site', 'bigint')} IS NULL OR site_id = ${typed(db, '@site', 'bigint')}
+        ORDER BY site_id, ${binaryOrder(db, 'path')}, ${binaryOrder(db, 'param')}`,
     )
     .all({ site: siteId }) as Row[];
   return rows.map((r) => ({ siteId: r.site_id, path: r.path, param: r.param, rule: toRule(r.kind, r.arg) }));

@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import { ftsToTsquery } from '../search/tsquery.js';
 import { BLOCKS, BLOCK_WEIGHTS, BM25 } from '../search/weights.js';
 import type { Db } from '../db/db.js';
+import { byStore } from '../db/dialect.js';
 
 export interface SearchHit {
   page_id: number;
@@ -21,7 +22,11 @@ export interface SearchOptions {
 
 /** Pages matching an FTS5 query, best first. A query FTS5 cannot read is a usage error. */
 export function searchPages(db: Db, query: string, o: SearchOptions): SearchHit[] {
-  if (db.kind === 'pg') return searchPg(db, query, o);
+  return byStore(db, { sqlite: searchFts5, pg: searchPg })(db, query, o);
+}
+
+/** SQLite's FTS5: bm25 with the block weights, and its snippet of the best block. */
+function searchFts5(db: Db, query: string, o: SearchOptions): SearchHit[] {
   try {
     return db
       .prepare(

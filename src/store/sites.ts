@@ -2,6 +2,7 @@ import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
 import { siteIdentity, type Scope } from '../url/scope.js';
 import type { RewardMode } from '../bandit/reward.js';
 import type { Db } from '../db/db.js';
+import { returning } from '../db/dialect.js';
 import { fingerprint } from '../url/key-hash.js';
 
 export interface SeedInput {
@@ -31,6 +32,21 @@ export function listSites(db: Db): Site[] {
   return db.prepare(`SELECT ${siteColumns} FROM sites ORDER BY id`).all() as Site[];
 }
 
+/** How many sites the store has. */
+export function siteCount(db: Db): number {
+  return db.prepare('SELECT count(*) FROM sites').pluck().get() as number;
+}
+
+/** The page stored under this URL key, in the first site (by id) that has one. */
+export function pageWithKey(db: Db, key: string): { id: number; url: string } | undefined {
+  const byKey = db.prepare('SELECT id, url FROM pages WHERE site_id = ? AND key = ?');
+  for (const s of listSites(db)) {
+    const p = byKey.get(s.id, key) as { id: number; url: string } | undefined;
+    if (p) return p;
+  }
+  return undefined;
+}
+
 export function getSite(db: Db, id: number): Site | undefined {
   return db.prepare(`SELECT ${siteColumns} FROM sites WHERE id = ?`).get(id) as Site | undefined;
 }
@@ -44,7 +60,7 @@ export function findDuplicate<T extends { url: string }>(sites: readonly T[], ur
 /** Insert seeds and their start pages (level 0) in one transaction; returns the new ids. */
 export function insertSites(db: Db, seeds: readonly SeedInput[], mode: NormalizeMode): number[] {
   const site = db.prepare(
-    `INSERT INTO sites (url, name, short, grp, added_at) VALUES (?, ?, ?, ?, ?)${db.kind === 'pg' ? ' RETURNING id' : ''}`,
+    `INSERT INTO sites (url, name, short, grp, added_at) VALUES (?, ?, ?, ?, ?)${returning(db, 'id')}`,
   );
   const page = db.prepare(`INSERT INTO pages (site_id, key, dir, fp, url, level) VALUES (?, ?, ?, ?, ?, 0)`);
   return db.transaction(() =>

@@ -58,6 +58,11 @@ export interface Status {
   max_level: number;
 }
 
+/** Pages pulled (fetch log rows) in the whole store. */
+export function pullCount(db: Db): number {
+  return db.prepare('SELECT count(*) FROM fetches').pluck().get() as number;
+}
+
 export function readStatus(db: Db): Status {
   const settings = readSettings(db);
   const maxLevel = settings['max-level'];

@@ -1,38 +1,38 @@
 import type { PageText } from '../page/page-text.js';
 import type { Db } from '../db/db.js';
+import { byStore, newline, onConflictReplace, replaceInto, textPosition, typed } from '../db/dialect.js';
+
+/** The column that holds a page_text row's page id. */
+const PAGE_TEXT_ID = { sqlite: 'rowid', pg: 'page_id' };
 
 /** Anchor texts kept per page, in characters: a page linked from every page by the same words needs few. */
 export const MAX_ANCHORS = 2000;
 
 /**
- * Writes the full-text index while a crawl commits pages (commit.ts; setting index-text): a
+ * Writes the full-text index while a crawl commits pages (pull-writer.ts; setting index-text): a
  * fetched page's text blocks, and the anchor texts of the links found to each page.
  */
 export class TextIndexWriter {
   private s;
 
   constructor(private db: Db) {
-    const pg = db.kind === 'pg';
-    // PostgreSQL: page_text is keyed by page_id (SQLite's FTS5 table by rowid), chr/strpos for char/instr.
-    const nl = pg ? 'chr(10)' : 'char(10)';
-    const id = pg ? 'page_id' : 'rowid';
-    const t = pg ? '::text' : ''; // a parameter concatenated with || needs a type there
+    // PostgreSQL: page_text is keyed by page_id (SQLite's FTS5 table by its rowid).
+    const id = byStore(db, PAGE_TEXT_ID);
+    const nl = newline(db);
+    const text = typed(db, '?', 'text'); // a parameter concatenated with || needs a type on PostgreSQL
     this.s = {
       // Positional: it runs for every internal link with text. Appends only text the page does
       // not have yet, up to MAX_ANCHORS; a repeated nav link changes nothing.
       anchor: db.prepare(
-        `UPDATE pages SET anchors = CASE WHEN anchors IS NULL THEN ?${t} ELSE anchors || ${nl} || ?${t} END
+        `UPDATE pages SET anchors = CASE WHEN anchors IS NULL THEN ${text} ELSE anchors || ${nl} || ${text} END
           WHERE site_id = ? AND dir = ? AND fp = ?
-            AND (anchors IS NULL OR (length(anchors) < ${MAX_ANCHORS} AND ${pg ? 'strpos' : 'instr'}(${nl} || anchors || ${nl}, ${nl} || ?${t} || ${nl}) = 0))`,
+            AND (anchors IS NULL OR (length(anchors) < ${MAX_ANCHORS} AND ${textPosition(db, `${nl} || anchors || ${nl}`, `${nl} || ${text} || ${nl}`)} = 0))`,
       ),
       index: db.prepare(
-        pg
-          ? `INSERT INTO page_text (page_id, title, anchors, headings, body) VALUES (@id, @title, (SELECT anchors FROM pages WHERE id = @id), @headings, @body)
-             ON CONFLICT (page_id) DO UPDATE SET title = excluded.title, anchors = excluded.anchors, headings = excluded.headings, body = excluded.body`
-          : `INSERT OR REPLACE INTO page_text (rowid, title, anchors, headings, body) VALUES (@id, @title, (SELECT anchors FROM pages WHERE id = @id), @headings, @body)`,
+        `${replaceInto(db)} INTO page_text (${id}, title, anchors, headings, body) VALUES (@id, @title, (SELECT anchors FROM pages WHERE id = @id), @headings, @body)${onConflictReplace(db, id, ['title', 'anchors', 'headings', 'body'])}`,
       ),
       // Pages indexed before some of their links were found: their anchors column is behind.
-      behind: db.prepare(`SELECT t.${id} AS id, p.anchors FROM page_text t JOIN pages p ON p.id = t.${id} WHERE p.anchors IS ${pg ? 'DISTINCT FROM' : 'NOT'} t.anchors`),
+      behind: db.prepare(`SELECT t.${id} AS id, p.anchors FROM page_text t JOIN pages p ON p.id = t.${id} WHERE p.anchors IS DISTINCT FROM t.anchors`),
       setAnchors: db.prepare(`UPDATE page_text SET anchors = ? WHERE ${id} = ?`),
     };
   }

@@ -1,4 +1,5 @@
-import { dialect, type Db } from '../db/db.js';
+import type { Db } from '../db/db.js';
+import { onConflictReplace, replaceInto } from '../db/dialect.js';
 
 /** What checking one external URL found. */
 export interface UrlCheck {
@@ -54,12 +55,8 @@ export function cachedChecks(db: Db, keys: readonly string[]): Map<string, Cache
 }
 
 export function saveCheck(db: Db, c: CachedCheck): void {
-  const values = `(key, url, method, status, final_url, error, checked_at) VALUES (@key, @url, @method, @status, @finalUrl, @error, @checkedAt)`;
   db.prepare(
-    dialect(db, {
-      sqlite: `INSERT OR REPLACE INTO url_checks ${values}`,
-      pg: `INSERT INTO url_checks ${values} ON CONFLICT (key) DO UPDATE SET url = excluded.url, method = excluded.method,
-             status = excluded.status, final_url = excluded.final_url, error = excluded.error, checked_at = excluded.checked_at`,
-    }),
+    `${replaceInto(db)} INTO url_checks (key, url, method, status, final_url, error, checked_at)
+     VALUES (@key, @url, @method, @status, @finalUrl, @error, @checkedAt)${onConflictReplace(db, 'key', ['url', 'method', 'status', 'final_url', 'error', 'checked_at'])}`,
   ).run(c);
 }

@@ -27,8 +27,7 @@ export const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** The time the history ends: the last watch check (a database built on a virtual clock), else the real time. */
 export function historyEnd(db: Db): number {
-  const t = db.prepare('SELECT max(at) FROM watch_checks').pluck().get() as number | null;
-  return t ?? Date.now();
+  return new WatchStore(db).lastCheckAt() ?? Date.now();
 }
 
 export function modelReport(db: Db, now: number, opts: ForestOptions & { minGroupItems?: number } = {}): GroupReport[] {

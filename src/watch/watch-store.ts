@@ -1,8 +1,9 @@
-import { dialect, type Db } from '../db/db.js';
+import type { Db } from '../db/db.js';
+import { greatest, inJsonIds, insertIgnore, onConflictIgnore, typed } from '../db/dialect.js';
 import type { FrontierPage } from '../store/frontier.js';
 import type { Appearance } from './appearance.js';
 import type { Check } from './schedule.js';
-import { inJsonIds, type RefreshLogAction } from '../refresh/refresh-log.js';
+import type { RefreshLogAction } from '../refresh/refresh-log.js';
 import type { Validators } from '../crawl/fetch-page.js';
 
 /**
@@ -54,19 +55,14 @@ export class WatchStore {
 
   constructor(private db: Db) {
     // @sites: a JSON array of site ids, or NULL for all (typed on PostgreSQL, which cannot tell the type of a parameter only tested for NULL)
-    const inSites = (column: string) => `(${dialect(db, { sqlite: '@sites', pg: '@sites::jsonb' })} IS NULL OR ${inJsonIds(db, column, '@sites')})`;
+    const inSites = (column: string) => `(${typed(db, '@sites', 'jsonb')} IS NULL OR ${inJsonIds(db, column, '@sites')})`;
     this.s = {
       hub: db.prepare(`SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id WHERE h.page_id = ?`),
+      // The existing row's columns named by its table: PostgreSQL finds a bare name ambiguous (excluded has it too).
       add: db.prepare(
-        dialect(db, {
-          sqlite: `INSERT INTO watch_hubs (page_id, site_id, grp, added, added_at) VALUES (@id, @site, @grp, @added, @at)
-         ON CONFLICT (page_id) DO UPDATE SET removed_at = NULL, added = CASE WHEN @added = 'manual' THEN 'manual' ELSE added END
-         WHERE @added = 'manual' OR removed_at IS NULL`,
-          // the existing row's columns named by its table: PostgreSQL finds a bare name ambiguous (excluded has it too)
-          pg: `INSERT INTO watch_hubs (page_id, site_id, grp, added, added_at) VALUES (@id, @site, @grp, @added, @at)
+        `INSERT INTO watch_hubs (page_id, site_id, grp, added, added_at) VALUES (@id, @site, @grp, @added, @at)
          ON CONFLICT (page_id) DO UPDATE SET removed_at = NULL, added = CASE WHEN @added = 'manual' THEN 'manual' ELSE watch_hubs.added END
          WHERE @added = 'manual' OR watch_hubs.removed_at IS NULL`,
-        }),
       ),
       remove: db.prepare(`UPDATE watch_hubs SET removed_at = ?, next_check = NULL WHERE page_id = ? AND removed_at IS NULL`),
       // The earliest due first: hubs never checked (NULL, due now), then by next check, which
@@ -92,15 +88,11 @@ export class WatchStore {
       newPages: db.prepare(`SELECT d.url FROM edges e JOIN pages d ON d.id = e.dst WHERE e.src = ? AND e.found_at >= ? AND e.found_at <= ? AND e.gone_at IS NULL AND e.dst <> e.src`).pluck(),
       newExternal: db.prepare(`SELECT url FROM external_links WHERE page_id = ? AND found_at >= ? AND found_at <= ? AND gone_at IS NULL`).pluck(),
       lastRead: db.prepare(
-        `SELECT ${dialect(db, { sqlite: 'max', pg: 'greatest' })}(coalesce(p.fetched_at, ''), coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id ORDER BY seq DESC LIMIT 1), '')) FROM pages p WHERE p.id = ?`,
+        `SELECT ${greatest(db, `coalesce(p.fetched_at, '')`, `coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id ORDER BY seq DESC LIMIT 1), '')`)} FROM pages p WHERE p.id = ?`,
       ).pluck(),
       item: db.prepare(
-        dialect(db, {
-          sqlite: `INSERT OR IGNORE INTO watch_items (hub_id, kind, url, grp, found_at, from_t, to_t, point, source)
-         VALUES (@hub, @kind, @url, @group, @found, @from, @to, @point, @source)`,
-          pg: `INSERT INTO watch_items (hub_id, kind, url, grp, found_at, from_t, to_t, point, source)
-         VALUES (@hub, @kind, @url, @group, @found, @from, @to, @point, @source) ON CONFLICT DO NOTHING`,
-        }),
+        `${insertIgnore(db)} INTO watch_items (hub_id, kind, url, grp, found_at, from_t, to_t, point, source)
+         VALUES (@hub, @kind, @url, @group, @found, @from, @to, @point, @source)${onConflictIgnore(db)}`,
       ),
       check: db.prepare(
         `INSERT INTO watch_checks (hub_id, at, action, http_status, new_items, next_check, schedule, etag, last_modified)
@@ -124,7 +116,24 @@ export class WatchStore {
       ).pluck(),
       page: db.prepare(`SELECT id, site_id AS siteId, url FROM pages WHERE id = ?`),
       validators: db.prepare(`SELECT etag, last_modified AS lastModified FROM watch_checks WHERE hub_id = ? AND action <> 'skipped' ORDER BY seq DESC LIMIT 1`),
+      removedAt: db.prepare(`SELECT removed_at FROM watch_hubs WHERE page_id = ?`).pluck(),
+      lastCheckAt: db.prepare(`SELECT max(at) FROM watch_checks`).pluck(),
     };
+  }
+
+  /** The page's URL. */
+  pageUrl(id: number): string | undefined {
+    return (this.s.page.get(id) as { url: string } | undefined)?.url;
+  }
+
+  /** Whether the page was a hub and was removed (not watched now, nor added back automatically). */
+  isRemoved(id: number): boolean {
+    return (this.s.removedAt.get(id) ?? null) !== null;
+  }
+
+  /** When the last watch check ran (epoch ms), or null before the first. */
+  lastCheckAt(): number | null {
+    return (this.s.lastCheckAt.get() as number | null) ?? null;
   }
 
   hub(id: number): Hub | undefined {

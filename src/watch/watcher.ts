@@ -107,7 +107,7 @@ export function addRefreshHubs(db: Db, sites: number[] | null, now: number): num
   let n = 0;
   db.transaction(() => {
     for (const id of store.refreshHubs(sites)) {
-      const url = (db.prepare('SELECT url FROM pages WHERE id = ?').pluck().get(id) as string);
+      const url = store.pageUrl(id)!;
       if (store.add(id, groupKey(url), 'auto', now)) n++;
     }
   })();

@@ -1,0 +1,133 @@
+import type { Db, Statement } from '../db/db.js';
+import { greatest, insertIgnore, jsonValues, least, onConflictIgnore, returning, textPosition, typed } from '../db/dialect.js';
+
+/**
+ * The SQL the pull writer runs (pull-writer.ts), prepared once per crawl. Most statements run for
+ * every page, some for every link: the writer only binds and runs them.
+ */
+
+/** PostgreSQL types of the named parameters the link inserts bind in a SELECT list. */
+const PARAM_TYPES: Record<string, string> = {
+  site: 'bigint', page: 'bigint', key: 'text', dir: 'bigint', fp: 'bigint', url: 'text', level: 'bigint', on: 'bigint', at: 'text',
+  priority: 'float8', anchor: 'text', cues: 'text', cash: 'float8', inherit: 'float8', dist: 'float8', inlinks: 'bigint',
+  status: 'text', note: 'text', host: 'text', rel: 'text', tag: 'text', reason: 'text',
+};
+
+/** Named parameters as a SELECT list (typed where PostgreSQL needs it). */
+const selectList = (db: Db, names: string[]) => names.map((n) => typed(db, `@${n}`, PARAM_TYPES[n]!)).join(', ');
+
+/**
+ * A new page, or nothing when its row exists: on PostgreSQL a page another worker inserted first is
+ * no error (pages_identity), the row is simply not inserted. On SQLite this writer is the only one,
+ * and a unique page is its seen-set's business. `where` may keep the row out (a tombstone).
+ */
+function newPage(db: Db, columns: string[], where: string): Statement {
+  return db.prepare(
+    `INSERT INTO pages (site_id, ${columns.join(', ')}) SELECT ${selectList(db, ['site', ...columns.map(param)])} ${where}${onConflictIgnore(db)}${returning(db, 'id')}`,
+  );
+}
+const param = (column: string) => ({ found_on: 'on', found_at: 'at' })[column] ?? column;
+const PAGE = ['key', 'dir', 'fp', 'url', 'level', 'found_on', 'found_at'];
+
+/**
+ * The statements that store a page's links. With `guarded`, each skips a link a user deleted: a
+ * deleted link leaves a tombstone (site, kind, key), so deleted junk stays deleted across resumes.
+ * Most databases have none, so the writer uses the unguarded set while deleted_links is empty.
+ */
+export function linkStatements(db: Db, guarded: boolean) {
+  const notDeleted = (kind: string) =>
+    guarded ? `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)` : 'WHERE true';
+  return {
+    insertPage: newPage(db, PAGE, notDeleted('internal')),
+    insertOrdered: newPage(db, [...PAGE, 'priority', 'anchor', 'cues', 'cash', 'inherit', 'dist', 'inlinks'], notDeleted('internal')),
+    heldPage: newPage(db, [...PAGE, 'status', 'note'], notDeleted('internal')),
+    external: db.prepare(
+      `${insertIgnore(db)} INTO external_links (site_id, page_id, key, url, host, level, anchor, rel, tag, found_at)
+       SELECT ${selectList(db, ['site', 'page', 'key', 'url', 'host', 'level', 'anchor', 'rel', 'tag', 'at'])} ${notDeleted('external')}${onConflictIgnore(db)}`,
+    ),
+    bad: db.prepare(
+      `${insertIgnore(db)} INTO bad_links (site_id, page_id, raw, reason, found_at)
+       SELECT ${selectList(db, ['site', 'page', 'key', 'reason', 'at'])} ${notDeleted('bad')}${onConflictIgnore(db)}`,
+    ),
+  };
+}
+export type LinkStatements = ReturnType<typeof linkStatements>;
+
+/** Everything else a pull, a refresh's re-read or a page gone writes. */
+export function pullStatements(db: Db) {
+  // the keys (or page ids) a refresh found on a page, as one JSON array parameter
+  const keys = jsonValues(db, '?', 'text');
+  const ids = jsonValues(db, '?', 'bigint');
+  return {
+    // Is any link deleted (a tombstone)? Asked on every commit, so deletions made while a crawl runs take effect at once.
+    anyTombstones: db.prepare('SELECT EXISTS (SELECT 1 FROM deleted_links)').pluck(),
+    // The page a pulled URL redirected to is stored whatever: its content was fetched.
+    insertPage: newPage(db, PAGE, 'WHERE true'),
+    // The seen-set (see key-hash.ts): pages_seen answers without reading the table. A page's
+    // identity in its site is its fingerprint; this writer, the only one, keeps it unique.
+    pageByFp: db.prepare(`SELECT id, level FROM pages WHERE site_id = @site AND dir = @dir AND fp = @fp`),
+    // Positional: it runs for every internal link, and binding by name costs a third more.
+    // pages_seen covers it (the id is the rowid): [id, level] without reading the table.
+    seen: db.prepare(`SELECT id, level FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`).raw(),
+    // The link graph: each (page, page) pair once; the first link's anchor text.
+    edge: db.prepare(`${insertIgnore(db)} INTO edges (src, dst, anchor) VALUES (?, ?, ?)${onConflictIgnore(db)}`),
+    // A link found again nearer the start page moves its queued page up (lowest level wins).
+    raise: db.prepare(`UPDATE pages SET level = @level, found_on = @on WHERE site_id = @site AND dir = @dir AND fp = @fp AND status = 'queued' AND level > @level`),
+    // Every stored key of the path with some query string; pages_query (partial) answers it.
+    queryVariants: db.prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND ${textPosition(db, 'key', `'?'`)} > 0 AND key > ? AND key < ?`).pluck(),
+    skip: db.prepare(`UPDATE pages SET status = ?, note = ? WHERE id = ?`),
+    // Ordered crawls: a queued page's state, and what a newly fetched page linking to it changes.
+    pageState: db.prepare(
+      `SELECT id, level, status, cues, coalesce(cash, 0) AS cash, coalesce(inherit, 0) AS inherit,
+         coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`,
+    ),
+    updateOrdered: db.prepare(
+      `UPDATE pages SET cash = @cash, inherit = @inherit, dist = @dist, inlinks = @inlinks, priority = @priority,
+         found_on = CASE WHEN level > @level THEN @on ELSE found_on END, level = ${least(db, 'level', '@level')} WHERE id = @id`,
+    ),
+    spend: db.prepare(`UPDATE pages SET cash = 0 WHERE id = ?`),
+    // Focused crawls: the pulled page's relevance, and its terms (a resumed crawl rebuilds the topic from them).
+    relevance: db.prepare(`UPDATE pages SET relevance = ?, terms = ? WHERE id = ?`),
+    giveUp: db.prepare(`UPDATE sites SET unavailable = ? WHERE id = ? AND unavailable IS NULL`),
+    setStatus: db.prepare(`UPDATE pages SET status = ? WHERE id = ?`),
+    // The page whose content was read: its status, and what a refresh compares.
+    content: db.prepare(
+      `UPDATE pages SET status = ?, level = ${least(db, 'level', '?')}, fingerprint = ?, text_size = ?, bytes = ?, fetched_at = ?, gone_at = NULL WHERE id = ?`,
+    ),
+    fetch: db.prepare(
+      `INSERT INTO fetches (site_id, page_id, final_url, http_status, content_type, bytes, encoding,
+         encoding_source, error, reward, ms, at, retries, note, reward_urls, reward_hosts, reward_pairs,
+         content_length, last_modified, expires, etag, cache_control, content_language, title)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${returning(db, 'seq')}`,
+    ),
+    hop: db.prepare(`INSERT INTO hops (fetch_seq, n, url, status, location) VALUES (?, ?, ?, ?, ?)`),
+    // A refresh re-reads a page: the links no longer on it are marked gone, with the last time the
+    // page was seen with them; links back on it are live again; new ones are added.
+    lastSeen: db.prepare(
+      `SELECT nullif(${greatest(db, `coalesce(fetched_at, '')`, `coalesce((SELECT at FROM refreshes r WHERE r.page_id = p.id AND r.action = 'keep' AND r.http_status < 400 ORDER BY seq DESC LIMIT 1), '')`)}, '')
+         FROM pages p WHERE id = ?`,
+    ).pluck(),
+    stampEdges: db.prepare(`UPDATE edges SET found_at = (SELECT fetched_at FROM pages WHERE id = @id) WHERE src = @id AND found_at IS NULL`),
+    goneEdges: db.prepare(`UPDATE edges SET gone_at = ?, last_seen = ? WHERE src = ? AND gone_at IS NULL AND dst NOT IN (${ids})`),
+    backEdges: db.prepare(`UPDATE edges SET gone_at = NULL, last_seen = NULL WHERE src = ? AND gone_at IS NOT NULL AND dst IN (${ids})`),
+    newEdge: db.prepare(`${insertIgnore(db)} INTO edges (src, dst, anchor, found_at) VALUES (?, ?, ?, ?)${onConflictIgnore(db)}`),
+    goneExternal: db.prepare(`UPDATE external_links SET gone_at = ?, last_seen = ? WHERE page_id = ? AND gone_at IS NULL AND key NOT IN (${keys})`),
+    backExternal: db.prepare(`UPDATE external_links SET gone_at = NULL, last_seen = NULL WHERE page_id = ? AND gone_at IS NOT NULL AND key IN (${keys})`),
+    goneBad: db.prepare(`UPDATE bad_links SET gone_at = ?, last_seen = ? WHERE page_id = ? AND gone_at IS NULL AND raw NOT IN (${keys})`),
+    backBad: db.prepare(`UPDATE bad_links SET gone_at = NULL, last_seen = NULL WHERE page_id = ? AND gone_at IS NOT NULL AND raw IN (${keys})`),
+    gonePage: db.prepare(`UPDATE pages SET status = ?, gone_at = coalesce(gone_at, ?) WHERE id = ?`),
+    site: db.prepare(
+      `UPDATE sites SET pulls = pulls + 1, reward_sum = reward_sum + ?, reward_max = ${greatest(db, 'reward_max', '?')},
+         deepest = ${greatest(db, 'coalesce(deepest, -1)', '?')}, unavailable = coalesce(?, unavailable) WHERE id = ?`,
+    ),
+  };
+}
+export type PullStatements = ReturnType<typeof pullStatements>;
+
+/** How many edges one multi-row insert writes at most. */
+export const EDGE_BATCH = 64;
+
+/** A page's edges, `rows` (src, dst, anchor) triples per statement: per-row calls were most of what the edges cost. */
+export function edgeRows(db: Db, rows: number): Statement {
+  return db.prepare(`${insertIgnore(db)} INTO edges (src, dst, anchor) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')}${onConflictIgnore(db)}`);
+}
