@@ -10,18 +10,13 @@ import { Frontier, type FrontierPage } from '../store/frontier.js';
 import type { Settings } from '../store/settings.js';
 import { listSites, recountRewards, type Site } from '../store/sites.js';
 import type { Rewards } from '../bandit/reward.js';
-import type { SiteScope } from '../page/classify.js';
-import { fetchPage, type FetchContext } from './fetch-page.js';
 import { HostGate } from './host-gate.js';
-import { HostBusy, SharedHostGate } from './shared-host-gate.js';
+import { SharedHostGate } from './shared-host-gate.js';
 import { SharedCrawl } from '../store/shared-crawl.js';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { createDispatcher, type HttpOptions } from './http.js';
-import { siteIdentity } from '../url/scope.js';
-import { RobotsCache } from './robots-cache.js';
-import { failed, htmlBody, startPageProblem, toPullResult } from './pull-result.js';
-import { createAnalyser } from '../page/analyser.js';
+import { PageReader } from './page-reader.js';
+import { startPageProblem } from './pull-result.js';
 import { DeadEnds, pullOutcome } from './dead-ends.js';
 import { CrawlOrder } from './crawl-order.js';
 import { Topic } from '../focus/topic.js';
@@ -29,7 +24,6 @@ import { termCounts } from '../focus/terms.js';
 import { RESCORE_EVERY } from '../order/priority.js';
 import { rescoreQueued } from '../store/priorities.js';
 import { PolitenessWriter } from '../store/politeness.js';
-import { loadParamRules } from '../store/param-rules.js';
 
 
 export interface CrawlOptions {
@@ -104,10 +98,6 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   // The sites' reward sums follow the mode in force (a database may change it between runs).
   recountRewards(db, s.reward);
   const sites = new Map(listSites(db).map((x) => [x.id, x]));
-  const scopes = new Map<number, SiteScope>(
-    [...sites.values()].map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]),
-  );
-  const paramRules = loadParamRules(db); // sites without rules are absent: their links go untouched
   const indexText = s['index-text'] === 'yes';
   // A focused crawl scores every page against the topic, whatever the order (bfs too: its harvest rate is measured).
   const topic = s.focus === null ? null : new Topic(termCounts(s.focus), s['focus-threshold']);
@@ -123,28 +113,17 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     indexText, now: o.clock ? () => o.clock!.now() : undefined,
   });
   const hostsLog = new PolitenessWriter(db);
-  const http: HttpOptions = {
-    userAgent: s['user-agent'],
-    connectTimeout: s['connect-timeout'],
-    headersTimeout: s['headers-timeout'],
-    bodyTimeout: s['body-timeout'],
-    maxBytes: s['max-bytes'],
-    resolve: o.resolve,
-    proxy: o.proxy,
-  };
-  const dispatcher = createDispatcher(http);
-  const analyser = await createAnalyser(s.concurrency);
   const gateOptions = { delayMs: s.delay, maxBackoffMs: s['max-backoff'] };
   const gate = shared ? new SharedHostGate(gateOptions, shared, s['page-timeout'] + 5_000) : new HostGate(gateOptions);
-  const robots =
-    s.robots === 'yes'
-      ? new RobotsCache(dispatcher, http, gate, s['max-crawl-delay'], (r) => {
-          const host = new URL(r.origin).host;
-          const summary = r.rules.kind === 'parsed' ? r.rules.summary : r.rules.reason;
-          const asked = r.rules.kind === 'parsed' && r.rules.crawlDelay !== null ? r.rules.crawlDelay * 1000 : null;
-          hostsLog.robots(host, gate.delayOf(host), asked, r.clamped, summary);
-        })
-      : null;
+  const reader = await PageReader.open(db, {
+    settings: s, resolve: o.resolve, proxy: o.proxy, gate, analysers: s.concurrency, focus: topic !== null,
+    onRobots: (r) => {
+      const host = new URL(r.origin).host;
+      const summary = r.rules.kind === 'parsed' ? r.rules.summary : r.rules.reason;
+      const asked = r.rules.kind === 'parsed' && r.rules.crawlDelay !== null ? r.rules.crawlDelay * 1000 : null;
+      hostsLog.robots(host, gate.delayOf(host), asked, r.clamped, summary);
+    },
+  });
   const pagesPerHost = new Map<string, number>();
 
   const history: number[] = [];
@@ -288,8 +267,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
    * site is Not Available, as with any start page that can't be fetched.
    */
   const robotsAllow = async (page: FrontierPage, site: Site): Promise<boolean> => {
-    if (!robots) return true;
-    const v = await robots.verdict(page.url, o.signal);
+    const v = await reader.robots(page.url, o.signal);
+    if (v === 'aborted') return false;
     if (v.kind === 'allow') return true;
     if (v.kind === 'wait' && page.level === 0) {
       site.unavailable = v.reason;
@@ -304,45 +283,15 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   /** Fetch one page and commit it; false when nothing was pulled (robots.txt, abandoned). */
   const pull = async (page: FrontierPage): Promise<boolean> => {
     const site = sites.get(page.siteId)!;
-    const scope = scopes.get(page.siteId)!;
     const host = new URL(page.url).host;
-    try {
-      if (!(await robotsAllow(page, site))) return false;
-    } catch (err) {
-      if (o.signal.aborted) return false;
-      throw err;
-    }
+    if (!(await robotsAllow(page, site))) return false;
     // Shared: robots.txt may have waited for its host; the page's whole time counts from here.
     if (shared && !shared.renew(page.id)) return false;
-    const t0 = performance.now();
-    // Not AbortSignal.timeout(): inside AbortSignal.any() Node 20 may garbage-collect it before it
-    // fires (nodejs/node#57736), and a page trickling a byte a second then never times out.
-    // The timer holds this controller, so the deadline holds.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DOMException('page timeout', 'TimeoutError')), s['page-timeout']);
-    const signal = AbortSignal.any([o.signal, deadline.signal]);
-    const denied = robots ? async (u: string) => ((await robots.verdict(u, signal)).kind === 'allow' ? null : 'robots-denied') : undefined;
-    const ctx: FetchContext = { dispatcher, http, gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal, denied };
-    let result: PullResult;
-    try {
-      const f = await fetchPage(page.url, ctx);
-      const body = htmlBody(f);
-      const analysed = body
-        ? await analyser.analyse({
-            bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], indexText, focus: topic !== null,
-          })
-        : null;
-      result = toPullResult(page, f, scope, s, analysed, paramRules.get(page.siteId));
-    } catch (err) {
-      if (o.signal.aborted) return false; // abandoned: the page stays queued and is fetched again on resume
-      if (err instanceof HostBusy) return false; // not fetched: the page stays queued for the next pick
-      if (!signal.aborted) throw err;
-      result = failed(page, 'page-timeout');
-      gate.failed(host);
-    } finally {
-      clearTimeout(timer);
-    }
-    result.ms = performance.now() - t0;
+    const read = await reader.read(page, o.signal);
+    if (read === 'abandoned') return false;
+    if (read.timedOut) gate.failed(host);
+    const result = read.result;
+    result.ms = read.ms;
     if (page.level === 0 && result.unavailable === null) result.unavailable = startPageProblem(result);
     const hostState = gate.state(host);
     if (result.unavailable === null && hostState.failures >= s['give-up-after']) {
@@ -435,7 +384,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     wake();
     writer.group.flush();
     writer.text?.catchUp(); // anchors of links found after their page was indexed
-    await Promise.all([dispatcher.close().catch(() => undefined), analyser.close()]);
+    await reader.close();
   }
   if (shared) {
     syncShared();

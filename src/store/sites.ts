@@ -3,6 +3,8 @@ import { siteIdentity, type Scope } from '../url/scope.js';
 import type { RewardMode } from '../bandit/reward.js';
 import type { Db } from '../db/db.js';
 import { fingerprint } from '../url/key-hash.js';
+import type { SiteScope } from '../page/classify.js';
+import type { Settings } from './settings.js';
 
 export interface SeedInput {
   url: URL;
@@ -29,6 +31,11 @@ const siteColumns = `id, url, name, short, grp AS "group", unavailable, pulls,
 
 export function listSites(db: Db): Site[] {
   return db.prepare(`SELECT ${siteColumns} FROM sites ORDER BY id`).all() as Site[];
+}
+
+/** Each site's scope (its identity under the scope setting, and the URL normalization), by site id. */
+export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize'>): Map<number, SiteScope> {
+  return new Map(listSites(db).map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]));
 }
 
 export function getSite(db: Db, id: number): Site | undefined {
