@@ -5,7 +5,7 @@ import { checkHtml, type CheckSummary } from '../check/check-html.js';
 import { CHECK_COLUMNS, checkRows, rowCells, type CheckRow } from '../check/check-rows.js';
 import { checkUrl, isBroken } from '../check/check-url.js';
 import { HostGate } from '../crawl/host-gate.js';
-import { createDispatcher, type HttpOptions } from '../crawl/http.js';
+import { createDispatcher, httpOptions } from '../crawl/http.js';
 import { UsageError } from '../errors.js';
 import { invalidLinks } from '../map/invalid-links.js';
 import { readPageGraph } from '../store/page-graph.js';
@@ -66,10 +66,7 @@ export function checkCommand(): Command {
         const s = readSettings(db);
         const internal = invalidLinks(readPageGraph(db, site.id));
         const externals = flags.external ? siteExternals(db, site.id) : [];
-        const http: HttpOptions = {
-          userAgent: s['user-agent'], connectTimeout: s['connect-timeout'], headersTimeout: s['headers-timeout'],
-          bodyTimeout: s['body-timeout'], maxBytes: s['max-bytes'], resolve, proxy: flags.proxy ?? null,
-        };
+        const http = httpOptions(s, resolve, flags.proxy ?? null);
         const dispatcher = createDispatcher(http);
         // The crawl's politeness: one request per host at a time, `delay` ms apart, back-off on failures.
         const gate = new HostGate({ delayMs: delay ?? s.delay, maxBackoffMs: s['max-backoff'] });

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { HeaderFacts } from '../store/pull-record.js';
+import type { Settings } from '../store/settings.js';
 
 /** One HTTP request's answer. `body` is null when it was not read (not a type we parse). */
 export interface HttpResponse {
@@ -31,6 +32,14 @@ export interface HttpOptions {
   /** host → address, curl's --resolve */
   resolve: ReadonlyMap<string, string>;
   proxy: string | null;
+}
+
+/** The request settings in force, with this run's --resolve and --proxy. */
+export function httpOptions(s: Settings, resolve: ReadonlyMap<string, string>, proxy: string | null): HttpOptions {
+  return {
+    userAgent: s['user-agent'], connectTimeout: s['connect-timeout'], headersTimeout: s['headers-timeout'], bodyTimeout: s['body-timeout'],
+    maxBytes: s['max-bytes'], resolve, proxy,
+  };
 }
 
 /** A failed request, with a short stable reason recorded in the fetch log. */

@@ -2,13 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SharedCrawl } from '../store/shared-crawl.js';
 import { HostGate, type GateOptions } from './host-gate.js';
 
-/**
- * HostGate for a crawl shared by several workers (PostgreSQL): inside this process's own gate
- * (one request at a time, back-off, Retry-After), each request also takes the host in the
- * database, and frees it when it ends with the host's delay. So across all workers there is one
- * request at a time per host, at least the delay apart, as in one process. A worker killed during
- * a request holds the host until `holdMs` runs out.
- */
 /** The request never started: its page's time ran out while another worker held the host (a killed one holds it for holdMs). */
 export class HostBusy extends Error {
   constructor(host: string) {
@@ -17,6 +10,13 @@ export class HostBusy extends Error {
   }
 }
 
+/**
+ * HostGate for a crawl shared by several workers (PostgreSQL): inside this process's own gate
+ * (one request at a time, back-off, Retry-After), each request also takes the host in the
+ * database, and frees it when it ends with the host's delay. So across all workers there is one
+ * request at a time per host, at least the delay apart, as in one process. A worker killed during
+ * a request holds the host until `holdMs` runs out.
+ */
 export class SharedHostGate extends HostGate {
   constructor(o: GateOptions, private shared: SharedCrawl, private holdMs: number) {
     super(o);

@@ -2,20 +2,13 @@ import type { Db } from '../db/db.js';
 import { PullWriter } from '../store/pull-writer.js';
 import type { LinkChanges } from '../store/pull-record.js';
 import type { FrontierPage } from '../store/frontier.js';
-import { loadParamRules } from '../store/param-rules.js';
-import type { SiteParamRules } from '../params/rules.js';
+import { lastRead } from '../store/last-read.js';
 import { PolitenessWriter } from '../store/politeness.js';
 import type { RefreshLogAction } from './refresh-log.js';
 import type { Settings } from '../store/settings.js';
-import { listSites } from '../store/sites.js';
-import { createAnalyser, type Analyser } from '../page/analyser.js';
-import type { SiteScope } from '../page/classify.js';
-import { fetchPage, type FetchContext, type PageFetch, type Validators } from '../crawl/fetch-page.js';
+import type { Validators } from '../crawl/fetch-page.js';
 import { HostGate } from '../crawl/host-gate.js';
-import { createDispatcher, type HttpOptions } from '../crawl/http.js';
-import { htmlBody, toPullResult } from '../crawl/pull-result.js';
-import { RobotsCache } from '../crawl/robots-cache.js';
-import { siteIdentity } from '../url/scope.js';
+import { PageReader } from '../crawl/page-reader.js';
 import { realClock, type Clock } from '../time/clock.js';
 import { refreshAction } from './action.js';
 import { changedChars, LINK_CHARS } from './content-value.js';
@@ -45,13 +38,6 @@ export interface CheckerOptions {
   clock?: Clock;
 }
 
-/** A page as a check sees it: as it was when last read. */
-interface Before {
-  status: string;
-  fingerprint: number | null;
-  textSize: number | null;
-}
-
 /**
  * Re-checks pages one at a time with conditional requests (ETag, Last-Modified) and the crawl's
  * politeness (host delays, robots.txt), and stores what changed: a changed page's links are
@@ -62,34 +48,24 @@ interface Before {
 export class PageChecker {
   readonly writer: PullWriter;
   private hostsLog: PolitenessWriter;
-  private dispatcher;
   private gate: HostGate;
-  private robots: RobotsCache | null;
-  private scopes: Map<number, SiteScope>;
-  private params: Map<number, SiteParamRules>;
-  private before;
+  private before: ReturnType<typeof lastRead>;
   private clock: Clock;
 
-  private constructor(db: Db, private o: CheckerOptions, private http: HttpOptions, private analyser: Analyser) {
+  private constructor(db: Db, private o: CheckerOptions, gate: HostGate, private reader: PageReader) {
     const s = o.settings;
     this.clock = o.clock ?? realClock;
-    this.scopes = new Map(listSites(db).map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]));
-    this.params = loadParamRules(db);
     this.writer = new PullWriter(db, { maxQueryVariants: s['max-query-variants'], reward: s.reward, indexText: s['index-text'] === 'yes', now: () => this.clock.now() });
     this.hostsLog = new PolitenessWriter(db);
-    this.dispatcher = createDispatcher(http);
-    this.gate = new HostGate({ delayMs: s.delay, maxBackoffMs: s['max-backoff'] });
-    this.robots = s.robots === 'yes' ? new RobotsCache(this.dispatcher, http, this.gate, s['max-crawl-delay'], () => undefined) : null;
-    this.before = db.prepare(`SELECT status, fingerprint, text_size AS textSize FROM pages WHERE id = ?`);
+    this.gate = gate;
+    this.before = lastRead(db);
   }
 
   static async open(db: Db, o: CheckerOptions): Promise<PageChecker> {
     const s = o.settings;
-    const http: HttpOptions = {
-      userAgent: s['user-agent'], connectTimeout: s['connect-timeout'], headersTimeout: s['headers-timeout'], bodyTimeout: s['body-timeout'],
-      maxBytes: s['max-bytes'], resolve: o.resolve, proxy: o.proxy,
-    };
-    return new PageChecker(db, o, http, await createAnalyser(1));
+    const gate = new HostGate({ delayMs: s.delay, maxBackoffMs: s['max-backoff'] });
+    const reader = await PageReader.open(db, { settings: s, resolve: o.resolve, proxy: o.proxy, gate, analysers: 1, focus: false });
+    return new PageChecker(db, o, gate, reader);
   }
 
   /**
@@ -101,9 +77,7 @@ export class PageChecker {
   async check(
     page: FrontierPage, old: Validators, signal: AbortSignal, record: (o: CheckOutcome) => void, read?: (body: Uint8Array, url: string) => void,
   ): Promise<CheckOutcome | 'aborted'> {
-    const s = this.o.settings;
-    const scope = this.scopes.get(page.siteId)!;
-    const before = this.before.get(page.id) as Before;
+    const before = this.before(page.id);
     const t0 = performance.now();
     const firstRead = before.status === 'queued';
     const done = (o: Omit<CheckOutcome, 'ms' | 'firstRead'>, write: (rec: () => void) => void): CheckOutcome => {
@@ -112,43 +86,20 @@ export class PageChecker {
       return out;
     };
     const plain = (rec: () => void) => this.writer.group.write(rec);
-    try {
-      if (this.robots && (await this.robots.verdict(page.url, signal)).kind !== 'allow') {
-        return done({ action: 'skipped', httpStatus: null, error: 'robots-denied', validators: old, bytes: 0, changed: 0, linksAdded: 0, linksGone: 0 }, plain);
-      }
-    } catch (err) {
-      if (signal.aborted) return 'aborted';
-      throw err;
+    const verdict = await this.reader.robots(page.url, signal);
+    if (verdict === 'aborted') return 'aborted';
+    if (verdict.kind !== 'allow') {
+      return done({ action: 'skipped', httpStatus: null, error: 'robots-denied', validators: old, bytes: 0, changed: 0, linksAdded: 0, linksGone: 0 }, plain);
     }
-    const deadline = new AbortController(); // see crawler.ts: a timer-held controller, not AbortSignal.timeout()
-    const timer = setTimeout(() => deadline.abort(new DOMException('page timeout', 'TimeoutError')), s['page-timeout']);
-    const both = AbortSignal.any([signal, deadline.signal]);
-    const denied = this.robots ? async (u: string) => ((await this.robots!.verdict(u, both)).kind === 'allow' ? null : 'robots-denied') : undefined;
-    const ctx: FetchContext = { dispatcher: this.dispatcher, http: this.http, gate: this.gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal: both, denied, validators: old };
-    let f: PageFetch;
-    let analysed = null;
-    try {
-      f = await fetchPage(page.url, ctx);
-      const body = refreshAction(f.response?.status ?? null) === 'replace' ? htmlBody(f) : null;
-      if (body) {
-        read?.(body, f.finalUrl);
-        analysed = await this.analyser.analyse({
-          bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'], indexText: this.writer.text !== null, focus: false,
-        });
-      }
-    } catch (err) {
-      if (signal.aborted) return 'aborted'; // nothing written: checked again on resume
-      if (!both.aborted) throw err;
-      f = { hops: [], response: null, finalUrl: page.url, offsite: null, error: 'page-timeout', retries: 0 };
-    } finally {
-      clearTimeout(timer);
-    }
+    // Only an answer whose links a refresh replaces is analysed.
+    const got = await this.reader.read(page, signal, { validators: old, analyseIf: (status) => refreshAction(status) === 'replace', onBody: read });
+    if (got === 'abandoned') return 'aborted'; // nothing written: checked again on resume
+    const { fetch: f, result: r } = got;
     const host = new URL(page.url).host;
     const hs = this.gate.state(host);
     this.hostsLog.state(host, hs.delayMs, hs.failures, hs.pausedUntil);
 
     const status = f.response?.status ?? null;
-    const r = toPullResult(page, f, scope, s, analysed, this.params.get(page.siteId));
     const same = !firstRead && r.print != null && r.final === null && r.print.fingerprint === before.fingerprint;
     // A page that had no content (a crawl's 404, a gone page) and answers 404/410 again: nothing changed.
     const hadContent = before.status === 'done' || before.status === 'not-html';
@@ -182,6 +133,6 @@ export class PageChecker {
   async close(): Promise<void> {
     this.writer.group.flush();
     this.writer.text?.catchUp();
-    await Promise.all([this.dispatcher.close().catch(() => undefined), this.analyser.close()]);
+    await this.reader.close();
   }
 }

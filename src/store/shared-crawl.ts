@@ -8,7 +8,8 @@ const GRANT = `CASE WHEN t.total IS NULL OR b.spent < t.total THEN 1 ELSE 0 END`
 
 /**
  * What one crawl worker needs to share a crawl with the others on one PostgreSQL database
- * (issue 16), each call one statement over the coordination tables (claims.ts):
+ * (src/crawl/shared-coordinator.ts), each call one statement over the coordination tables
+ * (src/db/pg/coordination-tables.ts):
  * - a lease on each page it fetches, so no page is fetched by two workers; a killed worker's
  *   leases expire and the pages are claimable again;
  * - a host mutex with the politeness delay, so one request at a time per host across workers

@@ -4,6 +4,8 @@ import type { RewardMode } from '../bandit/reward.js';
 import type { Db } from '../db/db.js';
 import { returning } from '../db/dialect.js';
 import { fingerprint } from '../url/key-hash.js';
+import type { SiteScope } from '../page/classify.js';
+import type { Settings } from './settings.js';
 
 export interface SeedInput {
   url: URL;
@@ -30,6 +32,11 @@ const siteColumns = `id, url, name, short, grp AS "group", unavailable, pulls,
 
 export function listSites(db: Db): Site[] {
   return db.prepare(`SELECT ${siteColumns} FROM sites ORDER BY id`).all() as Site[];
+}
+
+/** Each site's scope (its identity under the scope setting, and the URL normalization), by site id. */
+export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize'>): Map<number, SiteScope> {
+  return new Map(listSites(db).map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]));
 }
 
 /** How many sites the store has. */

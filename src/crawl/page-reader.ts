@@ -1,0 +1,139 @@
+import type { Dispatcher } from 'undici';
+import type { Db } from '../db/db.js';
+import { createAnalyser, type Analyser } from '../page/analyser.js';
+import type { SiteScope } from '../page/classify.js';
+import type { SiteParamRules } from '../params/rules.js';
+import type { FrontierPage } from '../store/frontier.js';
+import { loadParamRules } from '../store/param-rules.js';
+import type { PullResult } from '../store/pull-record.js';
+import type { Settings } from '../store/settings.js';
+import { siteScopes } from '../store/sites.js';
+import { fetchPage, type FetchContext, type PageFetch, type Validators } from './fetch-page.js';
+import type { HostGate } from './host-gate.js';
+import { createDispatcher, httpOptions, type HttpOptions } from './http.js';
+import { failed, htmlBody, toPullResult } from './pull-result.js';
+import { RobotsCache, type OriginRobots, type RobotsVerdict } from './robots-cache.js';
+import { HostBusy } from './shared-host-gate.js';
+
+export interface ReaderOptions {
+  settings: Settings;
+  resolve: ReadonlyMap<string, string>;
+  proxy: string | null;
+  /** the politeness every request goes through, robots.txt's too */
+  gate: HostGate;
+  /** analyser worker threads */
+  analysers: number;
+  /** score each page's words against the crawl's topic */
+  focus: boolean;
+  /** robots.txt's rules were read for an origin */
+  onRobots?: (r: OriginRobots) => void;
+}
+
+export interface ReadOptions {
+  /** a re-check: the validators of the page's last answer */
+  validators?: Validators;
+  /** analyse the HTML body only of answers with this status (default: any) */
+  analyseIf?: (httpStatus: number | null) => boolean;
+  /** sees an HTML body to be analysed, and its final URL, first */
+  onBody?: (body: Uint8Array, url: string) => void;
+}
+
+export interface PageRead {
+  /** what the network gave (a timed-out fetch: no response, error 'page-timeout') */
+  fetch: PageFetch;
+  /** what the store keeps of it */
+  result: PullResult;
+  /** the page's time ran out */
+  timedOut: boolean;
+  /** from the first request to the pull result */
+  ms: number;
+}
+
+/**
+ * One page's trip, for the crawl and for the re-checks of refresh and watch alike: robots.txt's
+ * word, then the fetch within the page's deadline (redirects, retries, host politeness), the
+ * analysis of an HTML answer in the analyser workers, and the pull result the store keeps.
+ */
+export class PageReader {
+  readonly http: HttpOptions;
+  private dispatcher: Dispatcher;
+  private robotsTxt: RobotsCache | null;
+  private scopes: Map<number, SiteScope>;
+  private params: Map<number, SiteParamRules>;
+
+  private constructor(db: Db, private o: ReaderOptions, private analyser: Analyser) {
+    const s = o.settings;
+    this.http = httpOptions(s, o.resolve, o.proxy);
+    this.dispatcher = createDispatcher(this.http);
+    this.robotsTxt = s.robots === 'yes' ? new RobotsCache(this.dispatcher, this.http, o.gate, s['max-crawl-delay'], o.onRobots ?? (() => undefined)) : null;
+    this.scopes = siteScopes(db, s);
+    this.params = loadParamRules(db); // sites without rules are absent: their links go untouched
+  }
+
+  static async open(db: Db, o: ReaderOptions): Promise<PageReader> {
+    return new PageReader(db, o, await createAnalyser(o.analysers));
+  }
+
+  /** robots.txt's word on a URL (allow when the crawl ignores robots.txt); 'aborted': the run was stopped meanwhile. */
+  async robots(url: string, signal: AbortSignal): Promise<RobotsVerdict | 'aborted'> {
+    if (!this.robotsTxt) return { kind: 'allow' };
+    try {
+      return await this.robotsTxt.verdict(url, signal);
+    } catch (err) {
+      if (signal.aborted) return 'aborted';
+      throw err;
+    }
+  }
+
+  /**
+   * Fetch a page within its time, analyse an HTML answer, and turn it into a pull result.
+   * 'abandoned': nothing to store — the run was stopped, or the page's host never came free
+   * (another worker held it); the page stays as it was.
+   */
+  async read(page: FrontierPage, signal: AbortSignal, r: ReadOptions = {}): Promise<PageRead | 'abandoned'> {
+    const s = this.o.settings;
+    const scope = this.scopes.get(page.siteId)!;
+    const t0 = performance.now();
+    // Not AbortSignal.timeout(): inside AbortSignal.any() Node 20 may garbage-collect it before it
+    // fires (nodejs/node#57736), and a page trickling a byte a second then never times out.
+    // The timer holds this controller, so the deadline holds.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('page timeout', 'TimeoutError')), s['page-timeout']);
+    const both = AbortSignal.any([signal, deadline.signal]);
+    const robots = this.robotsTxt;
+    const denied = robots ? async (u: string) => ((await robots.verdict(u, both)).kind === 'allow' ? null : 'robots-denied') : undefined;
+    const ctx: FetchContext = {
+      dispatcher: this.dispatcher, http: this.http, gate: this.o.gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal: both, denied,
+      validators: r.validators,
+    };
+    let f: PageFetch;
+    let result: PullResult;
+    let timedOut = false;
+    try {
+      f = await fetchPage(page.url, ctx);
+      const body = !r.analyseIf || r.analyseIf(f.response?.status ?? null) ? htmlBody(f) : null;
+      if (body) r.onBody?.(body, f.finalUrl);
+      const analysed = body
+        ? await this.analyser.analyse({
+            bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'],
+            indexText: s['index-text'] === 'yes', focus: this.o.focus,
+          })
+        : null;
+      result = toPullResult(page, f, scope, s, analysed, this.params.get(page.siteId));
+    } catch (err) {
+      if (signal.aborted) return 'abandoned'; // a stopped run: the page stays queued and is fetched again on resume
+      if (err instanceof HostBusy) return 'abandoned'; // not fetched: the page stays queued for the next pick
+      if (!both.aborted) throw err;
+      timedOut = true;
+      f = { hops: [], response: null, finalUrl: page.url, offsite: null, error: 'page-timeout', retries: 0 };
+      result = failed(page, 'page-timeout');
+    } finally {
+      clearTimeout(timer);
+    }
+    return { fetch: f, result, timedOut, ms: performance.now() - t0 };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.dispatcher.close().catch(() => undefined), this.analyser.close()]);
+  }
+}
