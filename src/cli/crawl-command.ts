@@ -83,7 +83,7 @@ export function crawlCommand(): Command {
       const savedValues = check(saved);
 
       // SQLite: one crawl per database at a time, a second one would fetch the same pages.
-      // PostgreSQL: every crawl started on the database is a worker of the same crawl (claims.ts).
+      // PostgreSQL: every crawl started on the database is a worker of the same crawl (store/shared-crawl.ts).
       const release = holdRunLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
       try {
         await withDb(cmd, async (db) => {

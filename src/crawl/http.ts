@@ -13,7 +13,7 @@ export interface HttpResponse {
   contentLength: number | null;
   /** Retry-After as milliseconds from now (seconds or an HTTP date), or null. */
   retryAfterMs: number | null;
-  /** What the web-mapping article records of every page (kept per fetch, see commit.ts). */
+  /** What the web-mapping article records of every page (kept per fetch, see store/pull-writer.ts). */
   facts: HeaderFacts;
   body: Buffer | null;
 }

@@ -131,10 +131,10 @@ export const migrations: string[] = [
     updated_at    TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
-  // 4: the seen-set by fingerprint (see fingerprint.ts). The crawl asks it for every internal link
+  // 4: the seen-set by fingerprint (see url/key-hash.ts). The crawl asks it for every internal link
   // it finds; the unique index on the URL text was three times the size, and at a million links
   // each lookup read the disk. A page's identity within its site is now its key's fingerprint,
-  // kept unique by the crawl's one writer (commit.ts). The table is rebuilt (SQLite cannot drop a
+  // kept unique by the crawl's one writer (store/pull-writer.ts). The table is rebuilt (SQLite cannot drop a
   // UNIQUE constraint); db.ts turns foreign keys off around it, so dropping the old table
   // cascades nothing.
   `

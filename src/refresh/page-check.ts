@@ -41,7 +41,7 @@ export interface CheckerOptions {
 /**
  * Re-checks pages one at a time with conditional requests (ETag, Last-Modified) and the crawl's
  * politeness (host delays, robots.txt), and stores what changed: a changed page's links are
- * replaced, with their history (commit.ts); a 404/410 marks it gone. `crawl --refresh` and
+ * replaced, with their history (store/pull-writer.ts); a 404/410 marks it gone. `crawl --refresh` and
  * `beebot refresh` both check pages with it. A check's outcome and what the caller logs with it
  * (`record`) are committed together, so a stopped run resumes exactly.
  */

@@ -8,7 +8,7 @@ export interface Newness {
   urlToStore: boolean;
   hostToSite: boolean;
   hostToStore: boolean;
-  /** the fingerprints asked about (fingerprint.ts lanes) */
+  /** the fingerprints asked about (url/key-hash.ts lanes) */
   lo: number;
   hi: number;
   hostLo: number;

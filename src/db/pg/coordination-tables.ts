@@ -32,8 +32,8 @@ export const pgCoordination: readonly string[] = [
     last_grant BIGINT NOT NULL DEFAULT 0
   )`,
   `INSERT INTO budget_spent (id, spent) SELECT 1, count(*) FROM fetches`,
-  // A page's identity in its site is its fingerprint (fingerprint.ts). With one writer the
+  // A page's identity in its site is its fingerprint (url/key-hash.ts). With one writer the
   // writer's seen-set keeps it unique; with several, two may find the same new link at once:
-  // this index lets the second insert do nothing (commit.ts: ON CONFLICT DO NOTHING).
+  // this index lets the second insert do nothing (store/pull-writer.ts: ON CONFLICT DO NOTHING).
   `CREATE UNIQUE INDEX pages_identity ON pages (site_id, dir, fp)`,
 ];

@@ -19,7 +19,7 @@ export const pgStoreFinish: readonly string[] = [...pgCoordination, `COMMENT ON 
 
 /**
  * Open a PostgreSQL store: an empty database gets the whole layout (pgSchema) and the workers'
- * coordination tables (claims.ts) in one transaction; a beebot database of this version is used
+ * coordination tables (coordination-tables.ts) in one transaction; a beebot database of this version is used
  * as it is; anything else is refused without a change.
  */
 export function openPg(url: string, opts: { readonly?: boolean } = {}): Db {
