@@ -1,10 +1,15 @@
 import { createRequire } from 'node:module';
-import { DirectedGraph } from 'graphology';
+import type { DirectedGraph } from 'graphology';
 
 type PagerankOptions = { alpha: number; getEdgeWeight: null; maxIterations: number; tolerance: number };
 // A CommonJS module whose typings declare an ES default export that NodeNext cannot call: require
 // gives the function itself (typed here by what we use of it).
-const pagerank = createRequire(import.meta.url)('graphology-metrics/centrality/pagerank') as (g: DirectedGraph, o: PagerankOptions) => Record<string, number>;
+// Both are loaded on first use: only `map` ranks pages, and every other command (a crawl) starts
+// without their modules.
+const require = createRequire(import.meta.url);
+const graphology = (): { DirectedGraph: typeof DirectedGraph } => require('graphology') as { DirectedGraph: typeof DirectedGraph };
+const pagerank = (g: DirectedGraph, o: PagerankOptions): Record<string, number> =>
+  (require('graphology-metrics/centrality/pagerank') as (g: DirectedGraph, o: PagerankOptions) => Record<string, number>)(g, o);
 
 /** The article's damping factor. */
 export const DAMPING = 0.85;
@@ -22,7 +27,7 @@ export function pageRank(ids: readonly number[], edges: readonly { src: number; 
   const out = new Map<number, number>();
   const n = ids.length;
   if (n === 0) return out;
-  const g = new DirectedGraph({ allowSelfLoops: false });
+  const g = new (graphology().DirectedGraph)({ allowSelfLoops: false });
   for (const id of ids) g.addNode(String(id));
   for (const e of edges) {
     if (e.src === e.dst || !g.hasNode(String(e.src)) || !g.hasNode(String(e.dst))) continue;

@@ -1,5 +1,11 @@
-import { RandomForestRegression } from 'ml-random-forest';
+import { createRequire } from 'node:module';
+import type { RandomForestRegression } from 'ml-random-forest';
 import { encodeHour, HOUR, hourAndDay, type HourCount, type Offset } from './features.js';
+
+// ml-random-forest (and ml-matrix, ml-cart under it) is loaded on first fit: only `watch` fits
+// models, and every other command (a crawl) starts without those modules.
+const forestModule = (): { RandomForestRegression: typeof RandomForestRegression } =>
+  createRequire(import.meta.url)('ml-random-forest') as { RandomForestRegression: typeof RandomForestRegression };
 
 /**
  * A group's publishing rhythm: a random-forest regression (ml-random-forest 2.1.0)
@@ -70,7 +76,7 @@ export class RateModel {
       y.push(sum[c]! / n[c]!);
     }
     if (x.length === 0) throw new RangeError('no rows to fit');
-    const forest = new RandomForestRegression({
+    const forest = new (forestModule().RandomForestRegression)({
       nEstimators: opts.trees ?? 30,
       seed: seedOf(opts.seed),
       noOOB: true, // out-of-bag scores are not used: validation is by folds and the newest data

@@ -2,7 +2,6 @@ import { BeebotError } from '../../errors.js';
 import { isPostgresUrl, showUrl } from '../pg/url.js';
 import type { CopySource, CopyTarget } from './endpoint.js';
 import { copyLayout } from './layout.js';
-import { pgSource, pgTarget } from './pg-end.js';
 import { sqliteSource, sqliteTarget } from './sqlite-end.js';
 
 export interface CopySummary {
@@ -13,8 +12,12 @@ export interface CopySummary {
   seconds: number;
 }
 
-const openSource = (from: string): Promise<CopySource> => (isPostgresUrl(from) ? pgSource(from) : Promise.resolve(sqliteSource(from)));
-const openTarget = (to: string): Promise<CopyTarget> => (isPostgresUrl(to) ? pgTarget(to) : Promise.resolve(sqliteTarget(to)));
+// pg-end.ts loads the pg driver (about 1 MB of modules): only a copy from or to PostgreSQL needs it,
+// so every other command starts without it.
+const openSource = async (from: string): Promise<CopySource> =>
+  isPostgresUrl(from) ? (await import('./pg-end.js')).pgSource(from) : sqliteSource(from);
+const openTarget = async (to: string): Promise<CopyTarget> =>
+  isPostgresUrl(to) ? (await import('./pg-end.js')).pgTarget(to) : sqliteTarget(to);
 
 /**
  * `beebot db copy`: the whole crawl, every table and row with its ids, from one store to another
