@@ -100,3 +100,49 @@ describe('a robots.txt trickled a byte at a time', () => {
     expect(s!.unavailable).toMatch(/robots\.txt unreachable \(page-timeout\)/);
   });
 });
+
+describe('max-links-per-page counts distinct links, internal first', () => {
+  let site: Site;
+  let run: CliResult & { ms: number };
+  const db = () => join(tmp.dir, 'links.db');
+  const other = (i: number) => `<a href="http://other${i}.example/">o</a>`;
+
+  beforeAll(async () => {
+    site = await serve((path, res) => {
+      // One external link 10,000 times, then the one way into the site.
+      if (path === '/') return html(res, `${other(0).repeat(10_000)}<a href="/inner">inner</a> <a href="/wide">wide</a>`);
+      if (path === '/inner') return html(res, '<a href="/behind-inner">deeper</a>');
+      // More distinct links than the cap: the internal one, last on the page, still stays.
+      if (path === '/wide') return html(res, `${Array.from({ length: 150 }, (_, i) => other(i + 1)).join('')}<a href="/behind-wide">deeper</a>`);
+      if (path === '/behind-inner' || path === '/behind-wide') return html(res, '<p>found</p>');
+      res.writeHead(404).end();
+    });
+    run = await crawl(db(), site, 'links.test', { 'max-links-per-page': '100' }, 60_000);
+  }, 90_000);
+  afterAll(() => site?.close());
+
+  it('finishes', () => {
+    expect(run.signal).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+  });
+
+  const status = (path: string) =>
+    rows<{ status: string }>(db(), 'SELECT status FROM pages WHERE url = ?', `http://links.test:${site.port}${path}`)[0]?.status;
+  const note = (path: string) =>
+    rows<{ note: string | null }>(db(), 'SELECT f.note FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.url = ?', `http://links.test:${site.port}${path}`)[0]?.note;
+
+  it('a link repeated 10,000 times counts once: the internal links after it are kept, nothing is capped', () => {
+    expect(status('/inner')).toBe('done');
+    expect(status('/behind-inner')).toBe('done');
+    expect(note('/')).toBeNull();
+    const ext = rows<{ n: number }>(db(), "SELECT count(*) AS n FROM external_links e JOIN pages p ON p.id = e.page_id WHERE p.url = ?", `http://links.test:${site.port}/`);
+    expect(ext[0]!.n).toBe(1);
+  });
+
+  it('over the cap, internal links keep their place first and the note counts distinct links', () => {
+    expect(status('/behind-wide')).toBe('done');
+    expect(note('/wide')).toBe('links-capped: 100 of 151 kept');
+    const ext = rows<{ n: number }>(db(), "SELECT count(*) AS n FROM external_links e JOIN pages p ON p.id = e.page_id WHERE p.url = ?", `http://links.test:${site.port}/wide`);
+    expect(ext[0]!.n).toBe(99);
+  });
+});
