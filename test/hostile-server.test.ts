@@ -168,6 +168,8 @@ describe('big bodies are streamed, and stop when the client hangs up', () => {
   it.each([
     ['/gzip-bomb', 'gzip', () => zlib.createGunzip()],
     ['/br-bomb', 'br', () => zlib.createBrotliDecompress()],
+    ['/deflate-bomb', 'deflate', () => zlib.createInflate()],
+    ['/deflate-raw-bomb', 'deflate', () => zlib.createInflateRaw()],
   ])('%s is small on the wire and 20 MiB decoded', async (path, encoding, decoder) => {
     const r = await get(server, path);
     expect(r.headers['content-encoding']).toBe(encoding);

@@ -1,11 +1,11 @@
 // The fetch layer against real loopback servers: caps, decompression, timeouts, redirects.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchPage, type FetchContext } from '../src/crawl/fetch-page.js';
 import { HostGate } from '../src/crawl/host-gate.js';
-import { createDispatcher, FetchError, httpGet, type HttpOptions } from '../src/crawl/http.js';
+import { createDispatcher, FetchError, httpGet, isZlibHeader, type HttpOptions } from '../src/crawl/http.js';
 
 let server: http.Server;
 let base: string;
@@ -22,6 +22,18 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
   '/bomb': (_q, r) => {
     r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
     r.end(gzipSync(Buffer.alloc(1_000_000, 32)));
+  },
+  '/deflate': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'deflate' });
+    r.end(deflateSync('<a href="/z">zlib</a>'));
+  },
+  '/deflate-raw': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'deflate' });
+    r.end(deflateRawSync('<a href="/r">raw</a>'));
+  },
+  '/deflate-bomb': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'deflate' });
+    r.end(deflateSync(Buffer.alloc(1_000_000, 32)));
   },
   '/gz': (_q, r) => {
     r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
@@ -101,6 +113,20 @@ describe('httpGet', () => {
   it('decompresses gzip and caps the decompressed size (a gzip bomb stops at the cap)', async () => {
     expect((await get('/gz')).body?.toString()).toBe('<a href="/x">x</a>');
     expect(await reason(get('/bomb', { maxBytes: 100_000 }))).toBe('too-large');
+  });
+
+  it('decompresses deflate, zlib-wrapped or raw, and a deflate bomb is too-large', async () => {
+    expect((await get('/deflate')).body?.toString()).toBe('<a href="/z">zlib</a>');
+    expect((await get('/deflate-raw')).body?.toString()).toBe('<a href="/r">raw</a>');
+    expect(await reason(get('/deflate-bomb', { maxBytes: 100_000 }))).toBe('too-large');
+  });
+
+  it('tells a zlib header from raw deflate by its first two bytes', () => {
+    for (const level of [0, 1, 6, 9]) {
+      expect(isZlibHeader(deflateSync('some html', { level })), `zlib level ${level}`).toBe(true);
+      expect(isZlibHeader(deflateRawSync('some html', { level })), `raw level ${level}`).toBe(false);
+    }
+    expect(isZlibHeader(Buffer.from([0x78]))).toBe(false);
   });
 
   it('does not read bodies of types it does not parse', async () => {

@@ -167,16 +167,30 @@ async function decompress(raw: Buffer, encoding: string | null, maxBytes: number
     if (enc === 'gzip' || enc === 'x-gzip') return await gunzip(raw, opts);
     if (enc === 'br') return await brotli(raw, opts);
     if (enc === 'deflate') {
-      // Servers send both zlib-wrapped and raw deflate under this name.
-      return await inflate(raw, opts).catch(() => inflateRaw(raw, opts));
+      // Servers send both zlib-wrapped and raw deflate under this name: the first two bytes say
+      // which, so a body is inflated once. Only a zlib-looking body that turns out corrupt is
+      // tried again as raw deflate (a raw stored block can pass the header check); a body past
+      // the cap is too-large at once, never inflated a second time.
+      if (!isZlibHeader(raw)) return await inflateRaw(raw, opts);
+      return await inflate(raw, opts).catch((err: unknown) => {
+        if (isTooLarge(err)) throw err;
+        return inflateRaw(raw, opts);
+      });
     }
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+    if (isTooLarge(err)) {
       throw new FetchError('too-large', `decompressed body exceeds ${maxBytes} bytes`);
     }
     throw new FetchError('bad-encoding', `cannot decode ${enc} body`);
   }
   return raw;
+}
+
+const isTooLarge = (err: unknown): boolean => (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+
+/** RFC 1950: CM = 8 (deflate), window <= 32 KiB, and the two header bytes a multiple of 31. */
+export function isZlibHeader(b: Uint8Array): boolean {
+  return b.length >= 2 && (b[0]! & 0x0f) === 8 && b[0]! >> 4 <= 7 && ((b[0]! << 8) | b[1]!) % 31 === 0;
 }
 
 const reasons: Record<string, string> = {

@@ -65,7 +65,7 @@ export class PageReader {
     const s = o.settings;
     this.http = httpOptions(s, o.resolve, o.proxy);
     this.dispatcher = createDispatcher(this.http);
-    this.robotsTxt = s.robots === 'yes' ? new RobotsCache(this.dispatcher, this.http, o.gate, s['max-crawl-delay'], o.onRobots ?? (() => undefined)) : null;
+    this.robotsTxt = s.robots === 'yes' ? new RobotsCache(this.dispatcher, this.http, o.gate, s['max-crawl-delay'], s['page-timeout'], o.onRobots ?? (() => undefined)) : null;
     this.scopes = siteScopes(db, s);
     this.params = loadParamRules(db); // sites without rules are absent: their links go untouched
   }

@@ -79,15 +79,8 @@ export function toPullResult(
   r.text = a.text;
   r.print = a.print;
   if (a.terms) r.terms = a.terms;
-  const found = a.links.internal.length + a.links.external.length + a.links.bad.length;
-  if (found > s['max-links-per-page']) {
-    r.note = `links-capped: ${s['max-links-per-page']} of ${found} kept`;
-    // External links are what the crawl is for: they keep their place first.
-    const cap = s['max-links-per-page'];
-    const external = a.links.external.slice(0, cap);
-    const internal = a.links.internal.slice(0, cap - external.length);
-    r.links = { external, internal, bad: a.links.bad.slice(0, cap - external.length - internal.length) };
-  }
+  const cap = s['max-links-per-page'];
+  if (a.links.internal.length + a.links.external.length + a.links.bad.length > cap) r.note = capLinks(r, cap);
   const limits = { maxUrlLength: s['max-url-length'], maxPathDepth: s['max-path-depth'], maxRepeats: 3 };
   for (const l of r.links.internal) {
     // Parameter rules first: a URL that names no content is ignored, one that does becomes its
@@ -112,6 +105,38 @@ export function toPullResult(
     if (ext) l.hold = { status: 'file', note: ext };
   }
   return r;
+}
+
+/**
+ * Keep at most `cap` distinct links of a page (r.links, in page order), and say what was cut.
+ * Repeats collapse first, as the store would collapse them (the first of each key is the one it
+ * keeps), so a link repeated 10,000 times counts once. Then internal links keep their place first:
+ * they are how the crawl finds the rest of the site, which nothing else on the page can replace;
+ * then external, then bad. Returns the fetch log's note, or null when the distinct links fit.
+ * Only pages over the cap come here, so an ordinary page pays nothing for it.
+ */
+function capLinks(r: PullResult, cap: number): string | null {
+  const distinct = <T>(links: T[], key: (l: T) => string): T[] => {
+    const seen = new Set<string>();
+    return links.filter((l) => {
+      const k = key(l);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+  };
+  const internal = distinct(r.links.internal, (l) => l.key);
+  const external = distinct(r.links.external, (l) => l.key);
+  const bad = distinct(r.links.bad, (l) => l.raw);
+  const found = internal.length + external.length + bad.length;
+  if (found <= cap) {
+    r.links = { internal, external, bad };
+    return null;
+  }
+  const kept = internal.slice(0, cap);
+  const ext = external.slice(0, cap - kept.length);
+  r.links = { internal: kept, external: ext, bad: bad.slice(0, cap - kept.length - ext.length) };
+  return `links-capped: ${cap} of ${found} kept`;
 }
 
 /** Why a site's start page makes the site Not Available, or null when it is fine. */

@@ -36,6 +36,11 @@ export class RobotsCache {
     private http: HttpOptions,
     private gate: HostGate,
     private maxCrawlDelaySeconds: number,
+    /**
+     * The deadline of one robots.txt request, ms (the page deadline): undici's bodyTimeout is per
+     * chunk, so a file trickled a byte at a time would otherwise hold its origin, and the crawl, forever.
+     */
+    private deadlineMs: number,
     private onRules?: (r: OriginRobots) => void,
   ) {}
 
@@ -85,7 +90,7 @@ export class RobotsCache {
     for (let hop = 0; hop <= MAX_HOPS; hop++) {
       const host = new URL(url).host;
       try {
-        const res = await this.gate.run(host, signal, () => httpGet(this.dispatcher, url, this.http, signal, 'robots', MAX_ROBOTS_BYTES));
+        const res = await this.gate.run(host, signal, () => this.get(url, signal));
         if (res.status >= 300 && res.status < 400 && res.location) {
           url = new URL(res.location, url).href;
           continue;
@@ -97,5 +102,21 @@ export class RobotsCache {
       }
     }
     return { error: `more than ${MAX_HOPS} redirects` };
+  }
+
+  /**
+   * One request within the deadline. Out of time: FetchError 'page-timeout' (a TimeoutError
+   * reason, see http.ts), so the file is unreadable: disallow for now. The caller's signal
+   * stopping the run stays an 'aborted' that fetchRobots passes on.
+   */
+  private async get(url: string, signal: AbortSignal) {
+    // A timer holding its controller, not AbortSignal.timeout(): see page-reader.ts.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('robots.txt timeout', 'TimeoutError')), this.deadlineMs);
+    try {
+      return await httpGet(this.dispatcher, url, this.http, AbortSignal.any([signal, deadline.signal]), 'robots', MAX_ROBOTS_BYTES);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -1,0 +1,148 @@
+// Hostile sites that need a server of their own (the hostile web of fixtures/hostile.ts serves one
+// well-behaved robots.txt and one start page): the real CLI crawls each on loopback.
+import { createServer, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLoopback } from '../fixtures/listen.js';
+import { beebot, tempDir, type CliResult } from './helpers/cli.js';
+import { rows } from './helpers/read-db.js';
+
+interface Site {
+  port: number;
+  hits(path: string): number;
+  close(): Promise<void>;
+}
+
+/** A loopback site: `route` answers each request; hits are counted; close() ends every socket and timer. */
+async function serve(route: (path: string, res: ServerResponse, every: (ms: number, fn: () => void) => void) => void): Promise<Site> {
+  const hits = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const every = (ms: number, fn: () => void) => {
+      const t = setInterval(fn, ms);
+      timers.add(t);
+      res.once('close', () => {
+        clearInterval(t);
+        timers.delete(t);
+      });
+    };
+    route(path, res, every);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  const port = await listenLoopback(server);
+  return {
+    port,
+    hits: (p) => hits.get(p) ?? 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearInterval(t);
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
+
+const html = (res: ServerResponse, body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
+
+/** Seed, configure and crawl `host` (resolved to the site), killed after `watchdogMs`. */
+async function crawl(db: string, site: Site, host: string, config: Record<string, string>, watchdogMs: number): Promise<CliResult & { ms: number }> {
+  expect((await beebot(['seeds', 'add', `http://${host}:${site.port}/`], { db })).code).toBe(0);
+  for (const [k, v] of Object.entries({ delay: '0', ...config })) expect((await beebot(['config', 'set', k, v], { db })).code).toBe(0);
+  const t0 = performance.now();
+  const run = beebot(['crawl', '--resolve', `${host}:${site.port}:127.0.0.1`], { db });
+  const watchdog = setTimeout(() => run.child.kill('SIGKILL'), watchdogMs);
+  const r = await run;
+  clearTimeout(watchdog);
+  return { ...r, ms: performance.now() - t0 };
+}
+
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  tmp = tempDir();
+});
+afterAll(() => tmp?.cleanup());
+
+describe('a robots.txt trickled a byte at a time', () => {
+  let site: Site;
+  let run: CliResult & { ms: number };
+  const db = () => join(tmp.dir, 'trickle.db');
+
+  beforeAll(async () => {
+    // Every byte comes well within body-timeout (per chunk), so only a deadline on the whole file ends it.
+    site = await serve((path, res, every) => {
+      if (path !== '/robots.txt') return html(res, '<a href="/a">a</a>');
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.flushHeaders();
+      every(250, () => res.write('#'));
+    });
+    run = await crawl(db(), site, 'trickle.test', { 'page-timeout': '1500', 'body-timeout': '1000', 'headers-timeout': '1000' }, 20_000);
+  }, 60_000);
+  afterAll(() => site?.close());
+
+  it('ends at the page deadline instead of hanging', () => {
+    expect(run.signal, `the crawl hung until the watchdog killed it; stderr: ${run.stderr.slice(-500)}`).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.ms).toBeLessThan(15_000);
+  });
+
+  it('treats the timed-out file as unreadable: nothing of the site is fetched for now', () => {
+    expect(site.hits('/robots.txt')).toBeGreaterThanOrEqual(1);
+    expect(site.hits('/')).toBe(0);
+    const [s] = rows<{ unavailable: string | null }>(db(), 'SELECT unavailable FROM sites');
+    expect(s!.unavailable).toMatch(/robots\.txt unreachable \(page-timeout\)/);
+  });
+});
+
+describe('max-links-per-page counts distinct links, internal first', () => {
+  let site: Site;
+  let run: CliResult & { ms: number };
+  const db = () => join(tmp.dir, 'links.db');
+  const other = (i: number) => `<a href="http://other${i}.example/">o</a>`;
+
+  beforeAll(async () => {
+    site = await serve((path, res) => {
+      // One external link 10,000 times, then the one way into the site.
+      if (path === '/') return html(res, `${other(0).repeat(10_000)}<a href="/inner">inner</a> <a href="/wide">wide</a>`);
+      if (path === '/inner') return html(res, '<a href="/behind-inner">deeper</a>');
+      // More distinct links than the cap: the internal one, last on the page, still stays.
+      if (path === '/wide') return html(res, `${Array.from({ length: 150 }, (_, i) => other(i + 1)).join('')}<a href="/behind-wide">deeper</a>`);
+      if (path === '/behind-inner' || path === '/behind-wide') return html(res, '<p>found</p>');
+      res.writeHead(404).end();
+    });
+    run = await crawl(db(), site, 'links.test', { 'max-links-per-page': '100' }, 60_000);
+  }, 90_000);
+  afterAll(() => site?.close());
+
+  it('finishes', () => {
+    expect(run.signal).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+  });
+
+  const status = (path: string) =>
+    rows<{ status: string }>(db(), 'SELECT status FROM pages WHERE url = ?', `http://links.test:${site.port}${path}`)[0]?.status;
+  const note = (path: string) =>
+    rows<{ note: string | null }>(db(), 'SELECT f.note FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.url = ?', `http://links.test:${site.port}${path}`)[0]?.note;
+
+  it('a link repeated 10,000 times counts once: the internal links after it are kept, nothing is capped', () => {
+    expect(status('/inner')).toBe('done');
+    expect(status('/behind-inner')).toBe('done');
+    expect(note('/')).toBeNull();
+    const ext = rows<{ n: number }>(db(), "SELECT count(*) AS n FROM external_links e JOIN pages p ON p.id = e.page_id WHERE p.url = ?", `http://links.test:${site.port}/`);
+    expect(ext[0]!.n).toBe(1);
+  });
+
+  it('over the cap, internal links keep their place first and the note counts distinct links', () => {
+    expect(status('/behind-wide')).toBe('done');
+    expect(note('/wide')).toBe('links-capped: 100 of 151 kept');
+    const ext = rows<{ n: number }>(db(), "SELECT count(*) AS n FROM external_links e JOIN pages p ON p.id = e.page_id WHERE p.url = ?", `http://links.test:${site.port}/wide`);
+    expect(ext[0]!.n).toBe(99);
+  });
+});
