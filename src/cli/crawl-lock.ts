@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { BeebotError } from '../errors.js';
 import { isPostgresUrl } from '../db/pg/url.js';
 
@@ -6,9 +7,11 @@ import { isPostgresUrl } from '../db/pg/url.js';
  * Hold `<db>.lock`, the file `beebot crawl` holds while it runs (same format: the holder's pid), so
  * a command that edits the frontier and a crawl never overlap: the crawl caches its next page per
  * site and would write links for a page that no longer exists. A lock left by a dead process is taken over.
+ * The lock sits beside the database's real file, so a symbolic link to it (or another spelling of its
+ * path) takes the same lock.
  */
 export function holdCrawlLock(db: string, busyMessage: (pid: number) => string): () => void {
-  const file = `${db}.lock`;
+  const file = `${realPath(db)}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx');
@@ -29,6 +32,19 @@ export function holdCrawlLock(db: string, busyMessage: (pid: number) => string):
     }
   }
   throw new BeebotError(`cannot lock ${db}`);
+}
+
+/** The file's real path; for a file not yet created, its directory's real path and its name. */
+function realPath(db: string): string {
+  try {
+    return realpathSync(db);
+  } catch {
+    try {
+      return join(realpathSync(dirname(db)), basename(db));
+    } catch {
+      return db;
+    }
+  }
 }
 
 function alive(pid: number): boolean {

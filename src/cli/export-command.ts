@@ -1,9 +1,8 @@
-import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { Readable, type Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Command, Option } from 'commander';
 import { stringify } from 'csv-stringify';
-import { BeebotError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { gexf } from '../graph/gexf.js';
 import { graphml } from '../graph/graphml.js';
 import { edgeColumns, edgeRow, nodeColumns, nodeRow, siteGraph, type NodeLevel } from '../graph/site-graph.js';
@@ -14,6 +13,7 @@ import { VERSION } from '../store/settings.js';
 import { withDb } from './context.js';
 import { neutralizeFormula } from './formula-guard.js';
 import { batched } from './row-output.js';
+import { streamWhole } from './write-file.js';
 import { addFilterOptions, readFilter } from './filter-options.js';
 
 type Format = 'csv' | 'jsonl' | 'gexf' | 'graphml';
@@ -104,16 +104,7 @@ function streams(body: Body, dest: Writable, opts: { end?: boolean } = {}): Prom
 async function write(file: string, body: Body): Promise<void> {
   if (file === '-') return streams(body, process.stdout as Writable, { end: false });
   // Write beside the target and rename: a failed export never leaves a half-written file.
-  const tmp = `${file}.part`;
-  try {
-    await streams(body, createWriteStream(tmp));
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    const code = (err as { code?: string }).code;
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new BeebotError(`cannot write ${file}`);
-    throw err;
-  }
+  await streamWhole(file, (dest) => streams(body, dest));
 }
 
 function* map<T>(items: Iterable<T>, f: (x: T) => unknown[]): Generator<unknown[]> {

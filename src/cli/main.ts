@@ -42,6 +42,22 @@ export function program(): Command {
   return p;
 }
 
+/**
+ * A failed write to standard output (bin/beebot.js listens for it): a closed pipe (`beebot export - |
+ * head`) is not a failure and ends quietly with 0; any other error (a full disk, an I/O error) is
+ * one line and exit 1. It ends the process at once: whatever would follow has nowhere to go.
+ */
+export function stdoutFailed(err: NodeJS.ErrnoException): never {
+  if (err.code === 'EPIPE') process.exit(0);
+  const line = err.code === 'ENOSPC' ? 'disk full while writing standard output' : `cannot write standard output: ${err.code ?? err.message}`;
+  try {
+    process.stderr.write(`beebot: ${line}\n`);
+  } catch {
+    /* stderr is gone too: the exit code still says it */
+  }
+  process.exit(1);
+}
+
 /** The one place errors become exit codes: 0 ok, 1 failure, 2 usage. */
 export async function main(argv: string[]): Promise<number> {
   try {

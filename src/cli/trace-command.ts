@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { BeebotError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { readTrace } from '../store/trace.js';
 import { withDb } from './context.js';
+import { writeWhole } from './write-file.js';
 
 export function traceCommand(): Command {
   const trace = new Command('trace').description('the record of every pull: site, page, reward, time');
@@ -14,11 +14,7 @@ export function traceCommand(): Command {
       await withDb(cmd, (db) => {
         const text = JSON.stringify(readTrace(db)) + '\n';
         if (file === '-') return void process.stdout.write(text);
-        try {
-          writeFileSync(file, text);
-        } catch {
-          throw new BeebotError(`cannot write ${file}`);
-        }
+        writeWhole(file, text);
       });
     });
   return trace;

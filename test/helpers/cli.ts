@@ -15,16 +15,23 @@ export interface CliResult {
 
 /**
  * Run the real CLI as a child process. Asynchronous on purpose: the fixture server lives in the
- * test process, and a blocking spawnSync would stop it from answering.
+ * test process, and a blocking spawnSync would stop it from answering. `stdout`: a file descriptor
+ * the CLI writes to instead of a pipe (e.g. /dev/full opened); `prefix`: a command the CLI runs under
+ * (it receives node, the CLI and its arguments), e.g. `unshare -m` to mount something for this run only.
  */
-export function beebot(args: string[], opts: { db: string; input?: string; env?: Record<string, string> }): Promise<CliResult> & { child: ChildProcess } {
-  const child = spawn(process.execPath, [BIN, '--db', opts.db, ...args], {
+export function beebot(
+  args: string[],
+  opts: { db: string; input?: string; env?: Record<string, string>; stdout?: number; prefix?: string[] },
+): Promise<CliResult> & { child: ChildProcess } {
+  const argv = [process.execPath, BIN, '--db', opts.db, ...args];
+  const [cmd, ...rest] = [...(opts.prefix ?? []), ...argv];
+  const child = spawn(cmd!, rest, {
     env: { ...process.env, NO_COLOR: '1', ...opts.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', opts.stdout ?? 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdin!.end(opts.input ?? '');
   const done = new Promise<CliResult>((resolve) => {
