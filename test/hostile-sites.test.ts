@@ -4,6 +4,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repeatWhileOpen } from '../fixtures/hostile.js';
 import { listenLoopback } from '../fixtures/listen.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 import { rows } from './helpers/read-db.js';
@@ -22,14 +23,7 @@ async function serve(route: (path: string, res: ServerResponse, every: (ms: numb
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    const every = (ms: number, fn: () => void) => {
-      const t = setInterval(fn, ms);
-      timers.add(t);
-      res.once('close', () => {
-        clearInterval(t);
-        timers.delete(t);
-      });
-    };
+    const every = repeatWhileOpen(res, timers);
     route(path, res, every);
   });
   server.on('connection', (s) => {
