@@ -1,7 +1,7 @@
 // Unit tests of small pure pieces: argument parsing, settings, page analysis, pull results.
 import { describe, expect, it } from 'vitest';
 import { parseResolve } from '../src/cli/crawl-command.js';
-import { parseSeedFile } from '../src/cli/seeds-command.js';
+import { headerDelimiter, parseSeedFile } from '../src/cli/seeds-command.js';
 import { formatTable } from '../src/cli/table.js';
 import { analyseJob, analysePage } from '../src/page/analyse.js';
 import { htmlBody, toPullResult as toPullResultOf } from '../src/crawl/pull-result.js';
@@ -33,6 +33,15 @@ describe('parseSeedFile', () => {
   });
   it('rejects the whole file when a line is not a usable URL', () => {
     expect(() => parseSeedFile('a.example\nftp://b.example\n')).toThrow(/line 2/);
+  });
+  it('sniffs the delimiter from the header line; a line naming no url column is no header', () => {
+    expect(headerDelimiter('URL;Name;Short;Group')).toBe(';');
+    expect(headerDelimiter('"url"\t"name"')).toBe('\t');
+    expect(headerDelimiter('name|url')).toBe('|');
+    expect(headerDelimiter('url')).toBe(',');
+    expect(headerDelimiter('url\thttps://a.ru')).toBeNull();
+    expect(headerDelimiter('https://a.example/')).toBeNull();
+    expect(parseSeedFile('url;name\nhttps://a.example/ # ours;A, B\n')).toMatchObject([{ line: 2, name: 'A, B' }]);
   });
 });
 

@@ -81,11 +81,15 @@ describe('parseSeedUrl', () => {
     ['http://x', 'http://x/'],
     ['HTTPS://X.org', 'https://x.org/'],
     ['спбгу.рф', 'https://xn--90ae8ahn.xn--p1ai/'],
+    ['localhost', 'https://localhost/'],
+    ['http://127.0.0.1:81', 'http://127.0.0.1:81/'],
+    ['http://[::1]/', 'http://[::1]/'],
   ])('%j → %s', (input, want) => {
     expect(parseSeedUrl(input)?.href).toBe(want);
   });
 
-  it.each(['', '   ', 'ftp://x', 'not a url', 'http://', 'javascript:alert(1)', 'mailto:a@b.c', 'file:///etc/passwd', 'http://[bad', 'mailto:123@x.org', 'tel:88005553535'])(
+  it.each(['', '   ', 'ftp://x', 'not a url', 'http://', 'javascript:alert(1)', 'mailto:a@b.c', 'file:///etc/passwd', 'http://[bad', 'mailto:123@x.org', 'tel:88005553535',
+    'ht!tp://bad url', 'https://a.ru/ # c', 'url', 'http:x.org', 'https://a_b!.ru/', 'https://-a.ru/', 'https://a..ru/'])(
     'rejects %j',
     (input) => {
       expect(parseSeedUrl(input)).toBeNull();

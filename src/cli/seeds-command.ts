@@ -107,30 +107,61 @@ interface SeedRow extends SeedInput {
   line: number;
 }
 
-/** Read a seed file; any invalid line rejects the whole file (nothing is written). */
+const SEED_COLUMNS = ['url', 'name', 'short', 'group'];
+const DELIMITERS = [',', ';', '\t', '|'];
+
+/**
+ * The delimiter of a header line: one of , ; TAB | that splits it into plain words, one of them
+ * 'url' (any case, quotes allowed). Null: the line is no header (then the file is a URL list).
+ * Sniffed from the header rather than given to csv-parse as several delimiters, so a ';' file
+ * keeps the commas inside its names.
+ */
+export function headerDelimiter(line: string): string | null {
+  let best: { d: string; n: number } | null = null;
+  for (const d of DELIMITERS) {
+    const cells = line.split(d).map((c) => c.trim().replace(/^"(.*)"$/, '$1').trim().toLowerCase());
+    if (!cells.includes('url') || !cells.every((c) => /^[\p{L}\p{N} _-]*$/u.test(c) && !c.includes('://'))) continue;
+    if (!best || cells.length > best.n) best = { d, n: cells.length };
+  }
+  return best?.d ?? null;
+}
+
+/** 'https://hse.ru/en/ # the English site' → 'https://hse.ru/en/': a '#' after whitespace starts a comment. */
+function withoutComment(cell: string): string {
+  return cell.replace(/\s+#.*$/s, '').trim();
+}
+
+/**
+ * Read a seed file: one URL per line ('#' comments, whole-line or after whitespace), or a table
+ * whose header line names a 'url' column (and optionally name, short, group), delimited by
+ * , ; TAB or | as its header shows. Any invalid line rejects the whole file (nothing is written).
+ */
 export function parseSeedFile(text: string): SeedRow[] {
   const body = text.replace(/^\uFEFF/, '');
-  const firstLine = body.split(/\r?\n/, 1)[0]!.trim().toLowerCase();
-  const isCsv = /^url\s*(,|$)/.test(firstLine) && firstLine.includes(',');
+  const lines = body.split(/\r\n|\r|\n/);
+  const headerAt = lines.findIndex((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  const delimiter = headerAt < 0 ? null : headerDelimiter(lines[headerAt]!);
   let records: { line: number; url: string; name?: string; short?: string; group?: string }[];
-  if (isCsv) {
-    let parsed: Record<string, string>[];
+  if (delimiter !== null) {
+    let parsed: { record: Record<string, string>; info: { lines: number } }[];
     try {
-      parsed = parseCsv(body, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true, info: true }) as never;
+      parsed = parseCsv(body, {
+        delimiter, comment: '#', comment_no_infix: true, skip_empty_lines: true, trim: true, info: true, relax_column_count_less: true,
+        columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()),
+      }) as never;
     } catch (err) {
-      throw new UsageError(`not valid CSV: ${(err as Error).message}`);
+      throw new UsageError(`nothing imported: not valid ${delimiter === '\t' ? 'TSV' : `'${delimiter}'-separated CSV`}: ${(err as Error).message}`);
     }
-    records = (parsed as unknown as { record: Record<string, string>; info: { lines: number } }[]).map(({ record, info }) => ({
+    records = parsed.map(({ record, info }) => ({
       line: info.lines,
-      url: record.url ?? '',
+      url: withoutComment(record.url ?? ''),
       name: record.name || undefined,
       short: record.short || undefined,
       group: record.group || undefined,
     }));
   } else {
-    records = body
-      .split(/\r?\n/)
-      .map((l, i) => ({ line: i + 1, url: l.trim() }))
+    records = lines
+      .map((l, i) => ({ line: i + 1, url: withoutComment(l) }))
       .filter((r) => r.url !== '' && !r.url.startsWith('#'));
   }
   const bad: string[] = [];
@@ -140,6 +171,9 @@ export function parseSeedFile(text: string): SeedRow[] {
     if (url) rows.push({ ...r, url });
     else bad.push(`line ${r.line}: '${r.url}'`);
   }
-  if (bad.length) throw new UsageError(`nothing imported: not a usable http(s) URL at ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`);
+  if (bad.length) {
+    const hint = delimiter === null && records.some((r) => /[,;\t|]/.test(r.url)) ? ` (a table needs a header line naming its columns: ${SEED_COLUMNS.join(',')})` : '';
+    throw new UsageError(`nothing imported: not a usable http(s) URL at ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}${hint}`);
+  }
   return rows;
 }

@@ -59,12 +59,15 @@ function withoutWww(href: string, hostname: string): string {
 
 /**
  * Parse a seed as a user types it: 'spbu.ru', 'www.spbu.ru/path', 'localhost:8080',
- * '//spbu.ru', 'http://x', 'https://x'. Without a scheme it means https. Returns null unless the
- * result is an http(s) URL with a host. The fragment is dropped.
+ * '//spbu.ru', 'http://x', 'https://x'. Without a scheme it means https, and the host must have a
+ * dot, a port or be 'localhost' (so a stray word such as a header cell is no site). Returns null
+ * unless the result is an http(s) URL whose host is a DNS name (letters, digits, '-', '_' per
+ * label; IDN is punycoded by the parser) or an IP address, with no whitespace anywhere: the WHATWG
+ * parser alone turns 'ht!tp://bad url' into 'https://ht!tp//bad%20url'. The fragment is dropped.
  */
 export function parseSeedUrl(input: string): URL | null {
   const s = input.trim();
-  if (s === '') return null;
+  if (s === '' || /\s/.test(s)) return null;
   // 'host:8080/...' looks like a scheme; a real scheme is not followed by a bare port number.
   const hasScheme = /^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))/i.test(s);
   const full = hasScheme ? s : s.startsWith('//') ? `https:${s}` : `https://${s}`;
@@ -74,7 +77,16 @@ export function parseSeedUrl(input: string): URL | null {
   } catch {
     return null;
   }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '') return null;
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !isHostName(u.hostname)) return null;
+  if (hasScheme && !/^https?:\/\//i.test(s)) return null; // 'http:x.org' is a typo, not a URL
+  if (!hasScheme && !u.hostname.includes('.') && u.port === '' && u.hostname !== 'localhost') return null;
   u.hash = '';
   return u;
+}
+
+/** A parsed hostname that names a machine: an IPv6 literal, or dot-separated labels of [a-z0-9_-] not starting or ending with '-'. */
+function isHostName(h: string): boolean {
+  if (h.startsWith('[')) return true; // the parser has checked the IPv6 literal
+  if (h === '' || h.length > 253) return false;
+  return h.split('.').every((l) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/.test(l));
 }

@@ -1,0 +1,108 @@
+// Seeds as the README promises: only http(s) URLs with a real host pass, a file is a URL list or a
+// table with a header (its delimiter sniffed from that header), and a bad file adds nothing.
+import Database from 'better-sqlite3';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beebot, tempDir } from './helpers/cli.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let n = 0;
+const newDb = () => join(tmp.dir, `db-${++n}.db`);
+const file = (name: string, text: string) => {
+  const f = join(tmp.dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+const sites = (db: string) => {
+  if (!existsSync(db)) return []; // a refused import may not open the database at all
+  const d = new Database(db, { readonly: true });
+  try {
+    return d.prepare('SELECT url, name, short, grp FROM sites ORDER BY id').all() as { url: string; name: string | null; short: string | null; grp: string | null }[];
+  } finally {
+    d.close();
+  }
+};
+
+beforeAll(() => {
+  tmp = tempDir();
+});
+afterAll(() => tmp?.cleanup());
+
+describe('seeds add', () => {
+  it.each(['ht!tp://bad url', 'https://a.ru/ # comment', 'http://exa mple.org/', 'https://ex_ample!.org/', 'http:example.org', 'url', 'https://-bad.org/'])(
+    'refuses %j with exit 2, one line, nothing stored',
+    async (bad) => {
+      const db = newDb();
+      await beebot(['seeds', 'add', 'example.org'], { db });
+      const r = await beebot(['seeds', 'add', bad], { db });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^beebot: not a usable http\(s\) URL/);
+      expect(sites(db)).toHaveLength(1);
+    },
+  );
+
+  it('takes an IDN (punycoded), an IP address, localhost and an explicit single-label host', async () => {
+    const db = newDb();
+    for (const ok of ['спбгу.рф', 'http://127.0.0.1:8080/', 'localhost:3000', 'http://intranet/', 'http://[::1]/'])
+      expect((await beebot(['seeds', 'add', ok], { db })).code, ok).toBe(0);
+    expect(sites(db).map((s) => s.url)).toEqual([
+      'https://xn--90ae8ahn.xn--p1ai/', 'http://127.0.0.1:8080/', 'https://localhost:3000/', 'http://intranet/', 'http://[::1]/',
+    ]);
+  });
+});
+
+describe('seeds import', () => {
+  it('a TSV line without a header is refused with its line number; nothing is added', async () => {
+    const db = newDb();
+    const r = await beebot(['seeds', 'import', file('tab.txt', 'https://ok.example/\nurl\thttps://a.ru\n')], { db });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 2: 'url\thttps:\/\/a\.ru'.*header/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(sites(db)).toEqual([]);
+  });
+
+  it('a semicolon-separated table (a spreadsheet export) is read by its header, commas in names kept', async () => {
+    const db = newDb();
+    const csv = '\uFEFFURL;Name;Short;Group\r\nhttps://www.hse.ru/;HSE, Moscow;hse;university\r\nmsu.ru;"MSU; Lomonosov";msu;university\r\n';
+    const r = await beebot(['seeds', 'import', file('semi.csv', csv)], { db });
+    expect(r).toMatchObject({ code: 0, stdout: 'added 2, skipped 0\n' });
+    expect(sites(db)).toEqual([
+      { url: 'https://www.hse.ru/', name: 'HSE, Moscow', short: 'hse', grp: 'university' },
+      { url: 'https://msu.ru/', name: 'MSU; Lomonosov', short: 'msu', grp: 'university' },
+    ]);
+  });
+
+  it('a tab-separated table with its columns in another order, and one with a bare url header', async () => {
+    const db = newDb();
+    const r = await beebot(['seeds', 'import', file('t.tsv', 'short\turl\tname\nhse\thttps://hse.ru/\tHSE\n')], { db });
+    expect(r).toMatchObject({ code: 0, stdout: 'added 1, skipped 0\n' });
+    const r2 = await beebot(['seeds', 'import', file('bare.txt', 'URL\nmsu.ru\n')], { db });
+    expect(r2).toMatchObject({ code: 0, stdout: 'added 1, skipped 0\n' });
+    expect(sites(db).map((s) => [s.url, s.short])).toEqual([['https://hse.ru/', 'hse'], ['https://msu.ru/', null]]);
+  });
+
+  it('a row with more cells than the header is refused with its line number', async () => {
+    const db = newDb();
+    const r = await beebot(['seeds', 'import', file('extra.csv', 'url;name\nhttps://a.ru/;A\nhttps://b.ru/;B;extra\n')], { db });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^beebot: nothing imported: .*line 3/);
+    expect(sites(db)).toEqual([]);
+  });
+
+  it('strips comments after a URL, whole-line comments and blank lines', async () => {
+    const db = newDb();
+    const r = await beebot(['seeds', 'import', file('c.txt', '# HSE and SPbU\nhttps://hse.ru/en/ # the English site\n\n  https://spbu.ru/\t# SPbU\n')], { db });
+    expect(r).toMatchObject({ code: 0, stdout: 'added 2, skipped 0\n' });
+    expect(sites(db).map((s) => s.url)).toEqual(['https://hse.ru/en/', 'https://spbu.ru/']);
+  });
+
+  it('one bad URL among good ones rejects the whole file', async () => {
+    const db = newDb();
+    const r = await beebot(['seeds', 'import', file('mixed.txt', 'https://a.ru/\nht!tp://bad url\nhttps://b.ru/\n')], { db });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 2: 'ht!tp:\/\/bad url'/);
+    expect(sites(db)).toEqual([]);
+  });
+});
