@@ -1,23 +1,41 @@
 // `npm run demo [-- crawl options]`: start the bundled fixture web on loopback, add its sites,
-// crawl with a budget, print status, export the external links to CSV. Everything goes to
-// ./demo/. Options after `--` go to the crawl (`npm run demo -- --delay 50` to watch it).
+// crawl with a budget, print status, export the external links to CSV, and name the commands
+// to look at the result next. Everything goes to ./demo/ (BEEBOT_DEMO_DIR: elsewhere). Options
+// after `--` go to the crawl (`npm run demo -- --delay 50` to watch it).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureWeb } from '../fixtures/server.js';
 import { fixtureSeeds } from '../fixtures/web.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin', 'beebot.js');
-const dir = join(root, 'demo');
+const dir = process.env.BEEBOT_DEMO_DIR ?? join(root, 'demo');
 const db = process.env.BEEBOT_DB ?? join(dir, 'demo.db'); // BEEBOT_DB=postgres://… runs the demo on PostgreSQL
+/** A path as the user types it from where the demo was started. */
+const here = (p: string) => {
+  if (p.includes('://')) return p;
+  const r = relative(process.cwd(), p);
+  return r === '' ? '.' : r.startsWith('..') ? p : r;
+};
+const quote = (a: string) => (/[\s"]/.test(a) ? JSON.stringify(a) : a);
 
 function beebot(...args: string[]): Promise<void> {
-  console.log(`\n$ beebot ${args.map((a) => (/[\s"]/.test(a) ? JSON.stringify(a) : a)).join(' ')}`);
+  console.log(`\n$ beebot ${args.map(quote).join(' ')}`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, '--db', db, ...args], { stdio: 'inherit' });
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`beebot ${args[0]} exited with ${code}`))));
+  });
+}
+
+/** A command's stdout, not shown. */
+function capture(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, '--db', db, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`beebot ${args[0]} exited with ${code}`))));
   });
 }
 
@@ -35,10 +53,24 @@ try {
   await beebot('crawl', '--budget', '150', '--delay', '20', '--proxy', `http://127.0.0.1:${web.port}`, ...process.argv.slice(2));
   await beebot('status');
   await beebot('export', join(dir, 'external.csv'));
-  const lines = readFileSync(join(dir, 'external.csv'), 'utf8').split('\r\n');
-  console.log(`\n${join('demo', 'external.csv')}: ${lines.length - 2} external links; the first five:`);
-  console.log(lines.slice(0, 6).join('\n'));
-  console.log(`\nThe database is ${join('demo', 'demo.db')}: try 'node bin/beebot.js --db demo/demo.db status --json'.`);
+  const rows = readFileSync(join(dir, 'external.csv'), 'utf8').split('\r\n').filter((l) => l !== '');
+  const totals = (JSON.parse(await capture('status', '--json')) as { totals: { external_urls: number; external_hosts: number } }).totals;
+  console.log(
+    `\n${here(join(dir, 'external.csv'))}: ${rows.length - 1} rows, one per (page, external URL) pair;` +
+      ` ${totals.external_urls} distinct external URLs on ${totals.external_hosts} outside hosts. The first five rows:`,
+  );
+  console.log(rows.slice(0, 6).join('\n'));
+
+  const cli = `node ${quote(here(bin))} --db ${quote(here(db))}`;
+  const site = fixtureSeeds.find((s) => s.short === 'HIT') ?? fixtureSeeds[0]!;
+  console.log(`\nWhat to look at next (the database is ${here(db)}):`);
+  for (const [cmd, what] of [
+    [`report ${quote(here(join(dir, 'report.html')))}`, 'one HTML page: the sites, harvest curves, top outside hosts; open it in a browser'],
+    [`map ${site.short} ${quote(here(join(dir, `map-${site.short}.html`)))}`, `the hierarchical map of ${site.host}`],
+    ['hosts', 'the companion set: outside hosts by the number of sites linking to them'],
+  ] as const) {
+    console.log(`  ${cli} ${cmd}\n      ${what}`);
+  }
 } finally {
   await web.close();
 }

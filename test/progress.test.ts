@@ -9,7 +9,7 @@ import { BIN, beebot, tempDir } from './helpers/cli.js';
 
 const state: ProgressState = {
   used: 672, budget: 2000, rate: 12.34, distinctUrls: 1234, distinctHosts: 321,
-  sites: { crawling: 12, exhausted: 5, unavailable: 3 },
+  sites: { crawling: 12, exhausted: 5, capped: 0, unavailable: 3 },
   who: 'spbu', level: 4, what: '+1 ext', url: 'https://www.spbu.ru/news/2024/very/long/path/to/a/page.html?with=query',
 };
 

@@ -176,7 +176,7 @@ describe('report', () => {
     const lastY = Number(legend.at(-1)!.attribs.y);
     expect(lastY).toBeLessThan(h!);
     const cards = DomUtils.findAll((e) => e.attribs.class === 'card', dom.children).map(text);
-    expect(cards).toEqual(expect.arrayContaining(['6distinct external URLs', '3outside hosts', '40(page, URL) pairs']));
+    expect(cards).toEqual(expect.arrayContaining(['6distinct external URLs', '3outside hosts', '40(page, external URL) pairs']));
   }, 60_000);
 
   it('rejects a name that is not .html and a bad --top with exit 2; - writes to stdout', async () => {

@@ -171,12 +171,14 @@ export function parseResolve(values: string[]): Map<string, string> {
 }
 
 export function formatSummary(s: CrawlSummary): string {
-  const why = { budget: 'budget reached', exhausted: 'every site exhausted', interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
+  // The states' words are status's: a site at max-pages-per-site is 'capped', not 'exhausted'.
+  const left = s.sites.capped > 0 ? `no site has a page left to fetch: ${s.sites.exhausted} exhausted, ${s.sites.capped} capped` : 'every site exhausted';
+  const why = { budget: 'budget reached', exhausted: left, interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
   const rate = s.seconds > 0 ? (s.pulls / s.seconds).toFixed(1) : '0';
   return [
     `stopped: ${why}`,
     `this run: ${s.pulls} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s; reward: ${s.mode}`,
-    `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, URL) pairs: ${s.rewards.pairs}`,
+    `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, external URL) pairs: ${s.rewards.pairs}`,
     `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
     `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
     `politeness lower bound: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,

@@ -33,7 +33,7 @@ export function progressLines(p: ProgressState, width: number): [string, string]
   parts.push(`external: ${p.distinctUrls} URLs, ${p.distinctHosts} hosts`);
   const line1 = fit(parts.join('  '), width);
   const s = p.sites;
-  const head = `sites ${s.crawling} crawling, ${s.exhausted} exhausted, ${s.unavailable} n/a | ${p.who} L${p.level} ${p.what} `;
+  const head = `sites ${s.crawling} crawling, ${s.exhausted} exhausted, ${s.capped ? `${s.capped} capped, ` : ''}${s.unavailable} n/a | ${p.who} L${p.level} ${p.what} `;
   const room = width - head.length;
   const line2 = room >= 12 ? head + shorten(p.url, room) : fit(head.trimEnd(), width);
   return [line1, line2];

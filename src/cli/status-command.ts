@@ -27,7 +27,7 @@ export function statusCommand(): Command {
         process.stdout.write(formatTable(header, rows, isTty()));
         process.stdout.write(`budget: ${st.budget_used} of ${st.budget ?? 'none (until every site is exhausted)'} pages used; max level ${st.max_level}; reward: ${st.reward}\n`);
         if (st.focus) process.stdout.write(`focus: "${st.focus.topic.slice(0, 80)}"; relevant: cosine similarity >= ${st.focus.threshold}\n`);
-        process.stdout.write('ext URLs, ext hosts: distinct (the total row: over all sites); ext pairs: (page, URL) pairs\n');
+        process.stdout.write('ext URLs: distinct external URLs, ext hosts: outside hosts (the total row: distinct over all sites); ext pairs: (page, external URL) pairs\n');
       });
     });
 }

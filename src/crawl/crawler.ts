@@ -74,6 +74,8 @@ export interface CrawlSummary {
   /** What politeness alone costs: the busiest host's pages × its delay (or all hosts' over the workers). */
   lowerBoundSeconds: number;
   busiestHost: { host: string; pages: number; delayMs: number } | null;
+  /** the sites by state at the end */
+  sites: SiteCounts;
 }
 
 /**
@@ -269,7 +271,7 @@ class CrawlRun {
     return {
       reason, pulls: this.pulls, rewards: this.rewards, newUrls: this.newUrls, newHosts: this.newHosts,
       distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, mode: s.reward, totalPulls: state.totalPulls, budget: s.budget,
-      seconds: (Date.now() - started) / 1000, ...politenessBound(this.pagesPerHost, this.coordinator.gate, s.concurrency),
+      seconds: (Date.now() - started) / 1000, sites: this.siteCounts(), ...politenessBound(this.pagesPerHost, this.coordinator.gate, s.concurrency),
     };
   }
 }

@@ -11,8 +11,10 @@ import type { CrawlState } from './crawl-state.js';
 export interface SiteCounts {
   /** pages left (or in flight) */
   crawling: number;
-  /** no page left up to max-level, or max-pages-per-site reached */
+  /** no page left up to max-level */
   exhausted: number;
+  /** max-pages-per-site reached (status says 'capped' too) */
+  capped: number;
   unavailable: number;
 }
 
@@ -104,11 +106,13 @@ export class PageChoice {
 
   /** The sites by state now. */
   siteCounts(): SiteCounts {
-    const c = { crawling: 0, exhausted: 0, unavailable: 0 };
+    const c = { crawling: 0, exhausted: 0, capped: 0, unavailable: 0 };
     for (const x of this.state.sites.values()) {
       if (x.unavailable !== null) c.unavailable++;
-      else if (this.state.inFlight.has(x.id) || (!this.state.capped(x) && this.pageFor(x.id) !== undefined)) c.crawling++;
-      else c.exhausted++;
+      else if (this.state.inFlight.has(x.id)) c.crawling++;
+      else if (this.pageFor(x.id) === undefined) c.exhausted++;
+      else if (this.state.capped(x)) c.capped++;
+      else c.crawling++;
     }
     return c;
   }

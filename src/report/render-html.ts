@@ -84,7 +84,7 @@ export function renderReport(d: ReportData): string {
   <div class="card"><b>${num(t.pages_fetched)}</b>pages fetched${d.budget !== null ? ` of ${num(d.budget)}` : ''}</div>
   <div class="card"><b>${num(t.external_urls)}</b>distinct external URLs</div>
   <div class="card"><b>${num(t.external_hosts)}</b>outside hosts</div>
-  <div class="card"><b>${num(t.external)}</b>(page, URL) pairs</div>
+  <div class="card"><b>${num(t.external)}</b>(page, external URL) pairs</div>
   <div class="card"><b>${num(t.internal)}</b>internal links</div>
   <div class="card"><b>${num(t.bad)}</b>bad links</div>
   ${t.harvest_rate !== null ? `<div class="card"><b>${(100 * t.harvest_rate).toFixed(1)} %</b>harvest rate: ${num(t.relevant ?? 0)} pages relevant to the topic</div>` : ''}
@@ -93,15 +93,15 @@ export function renderReport(d: ReportData): string {
 <h2>Sites</h2>
 <table id="sites">
 <thead><tr><th class="n">id</th><th>site</th><th>name</th><th>group</th><th>state</th><th class="n">pages fetched</th><th class="n">frontier</th>
-<th class="n">deepest level</th><th class="n">internal</th><th class="n">external URLs</th><th class="n">outside hosts</th><th class="n">(page, URL) pairs</th><th class="n">bad</th><th class="n">reward per page</th></tr></thead>
+<th class="n">deepest level</th><th class="n">internal</th><th class="n">distinct external URLs</th><th class="n">outside hosts</th><th class="n">(page, external URL) pairs</th><th class="n">bad</th><th class="n">reward per page</th></tr></thead>
 <tbody>
 ${siteRows}
 </tbody>
 <tfoot><tr><th></th><th>total</th><th></th><th></th><th></th><th class="n">${num(t.pages_fetched)}</th><th></th><th></th>
 <th class="n">${num(t.internal)}</th><th class="n">${num(t.external_urls)}</th><th class="n">${num(t.external_hosts)}</th><th class="n">${num(t.external)}</th><th class="n">${num(t.bad)}</th><th></th></tr></tfoot>
 </table>
-<p class="note">Frontier: unfetched internal links up to the maximum level. External URLs and outside hosts: distinct, per site
-(the total row: distinct over all sites); (page, URL) pairs: one per page and external URL it links. Links deleted with
+<p class="note">Frontier: unfetched internal links up to the maximum level. Distinct external URLs and outside hosts: per site
+(the total row: distinct over all sites); (page, external URL) pairs: one per page and external URL it links. Links deleted with
 <code>beebot links delete</code> are not counted. Reward per page: the scheduler's reward per page fetched, as the crawl counted
 it (${esc(rewardName(d.reward))}).</p>
 
