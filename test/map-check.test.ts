@@ -163,7 +163,7 @@ describe('beebot check', () => {
   it('reports exactly the 4xx/5xx targets as invalid internal links, each with every linking page, and the broken outside URLs', async () => {
     const csvFile = join(tmp.dir, 'check.csv');
     const r = await beebot(['check', 'ms', csvFile, ...site.resolveArgs()], { db });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(1); // invalid links found: the output is written all the same
     const raw = readFileSync(csvFile, 'utf8');
     expect(raw.startsWith('kind,url,status,error,linked_from,anchor,checked_at\r\n')).toBe(true);
     const rows = parse(raw, { columns: true }) as Row[];
@@ -189,13 +189,13 @@ describe('beebot check', () => {
   it('answers from the cache, rechecks on --recheck, and caps with --max', async () => {
     site.outsideRequests.length = 0;
     let r = await beebot(['check', 'ms', '--json', ...site.resolveArgs()], { db });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(1);
     expect(site.outsideRequests).toEqual([]);
     const rows = JSON.parse(r.stdout) as Row[];
     expect(rows.filter((x) => x.kind === 'external').every((x) => x.checked_at !== null)).toBe(true);
     expect(r.stderr).toMatch(/0 checked now, 4 cached/);
     r = await beebot(['check', 'ms', '--recheck', '--max', '1', '-', ...site.resolveArgs()], { db });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/1 of 1 external URLs invalid|0 of 1 external URLs invalid/);
     expect(r.stderr).toMatch(/1 checked now, 0 cached, 3 not checked: --max/);
     expect(r.stdout.split('\r\n')[0]).toBe('kind,url,status,error,linked_from,anchor,checked_at');
@@ -207,14 +207,14 @@ describe('beebot check', () => {
     site.outsideRequests.length = 0;
     const jsonl = join(tmp.dir, 'check.jsonl');
     let r = await beebot(['check', 'ms', jsonl, '--no-external'], { db });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(1);
     const lines = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Row);
     expect(lines.length).toBe(7);
     expect(lines.every((l) => l.kind === 'internal')).toBe(true);
     expect(site.outsideRequests).toEqual([]);
     const html = join(tmp.dir, 'check.html');
     r = await beebot(['check', 'ms', html, ...site.resolveArgs()], { db });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(1);
     const page = readFileSync(html, 'utf8');
     expect(page).toContain(`http://${OUTSIDE}:${site.port}/gone`);
     expect(page).toContain(`http://${SITE}:${site.port}/missing2`);

@@ -85,7 +85,7 @@ describe('map and check on the replay web server', () => {
 
   it('the invalid links are exactly the targets the server answered 404', async () => {
     const r = await beebot(['check', 'man', '--no-external', '--json'], { db });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(1); // invalid links found
     const rows = JSON.parse(r.stdout) as { kind: string; url: string; status: string | number }[];
     const invalid = new Set(rows.filter((x) => x.kind === 'internal').map((x) => x.url));
     const notFound = new Set(server.log().filter((l) => l.startsWith('404 ') && !l.includes('/robots.txt')).map((l) => l.split(' ').at(-1)!));

@@ -162,11 +162,15 @@ describe('reading commands: the same output on SQLite and PostgreSQL', () => {
   });
 
   it('check: internal links, and external ones against the fixture server', async () => {
-    expect(await same(['check', 'TSU', '--no-external'])).toMatch(/^kind\turl\tstatus/);
+    // exit 1 when invalid links were found, in either store alike
+    const [ca, cb] = [await beebot(['check', 'TSU', '--no-external'], { db: sqlite }), await beebot(['check', 'TSU', '--no-external'], { db: pgUrl })];
+    expect(ca.stdout).toMatch(/^kind\turl\tstatus/);
+    expect([cb.code, cb.stdout]).toEqual([ca.code, ca.stdout]);
+    expect(ca.code, ca.stderr).toBe(ca.stdout.trim().split('\n').length > 1 ? 1 : 0);
     // external URLs: each store checks and caches them itself; the times of checking set aside
     const checked = async (db: string) => {
       const r = await beebot(['check', 'TRF', '--json', '--max', '2', '--delay', '0', ...web!.resolveArgs()], { db });
-      expect(r.code, r.stderr).toBe(0);
+      expect(r.code, r.stderr).toBe(rows(r.stdout).length > 0 ? 1 : 0);
       return rows(r.stdout).map(({ checked_at: _, ...rest }) => rest);
     };
     const a = await checked(sqlite);

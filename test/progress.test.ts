@@ -20,6 +20,11 @@ describe('progressLines', () => {
     expect(b).toBe(`sites 12 crawling, 5 exhausted, 3 n/a | spbu L4 +1 ext ${state.url}`);
   });
 
+  it("counts a site at max-pages-per-site as 'capped', status's word, not 'exhausted'", () => {
+    const [, b] = progressLines({ ...state, sites: { crawling: 1, exhausted: 2, capped: 4, unavailable: 0 } }, 200);
+    expect(b).toMatch(/^sites 1 crawling, 2 exhausted, 4 capped, 0 n\/a \| /);
+  });
+
   it('fits the width, shortening the URL in the middle', () => {
     for (const width of [40, 80, 120]) {
       const lines = progressLines(state, width);

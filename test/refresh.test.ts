@@ -175,7 +175,7 @@ describe('crawl --refresh', () => {
     expect(JSON.parse(await listed('external')) as unknown[]).toHaveLength(PAGES);
     // `check` reports the links to it as invalid, with the status the refresh got
     const check = await beebot(['check', '1', '--no-external', '--json'], { db });
-    expect(check.code, check.stderr).toBe(0);
+    expect(check.code, check.stderr).toBe(1); // invalid links found
     const rows = JSON.parse(check.stdout) as { kind: string; url: string; status: number; linked_from: string }[];
     expect(rows.map((r) => [r.kind, new URL(r.url).pathname, r.status, new URL(r.linked_from).pathname]).sort()).toEqual([
       ['internal', '/p4', 404, '/'],

@@ -156,9 +156,10 @@ describe('beebot search after a crawl with index-text', () => {
       d.close();
     }
     const empty = join(tmp.dir, 'empty.db');
+    await beebot(['seeds', 'add', 'example.org'], { db: empty });
     const r = await beebot(['search', 'zebra'], { db: empty });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('index-text yes');
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/^beebot: .*index-text yes.*\n$/);
   });
 
   it('is switched by the index-text setting: off by default, yes or no', async () => {

@@ -7,6 +7,8 @@ export interface ExternalOutcome {
   checked: number;
   cached: number;
   unchecked: number;
+  /** checked now and never answered (no HTTP status): all of them means no network, not dead links */
+  unanswered: number;
 }
 
 export interface ExternalCheckOptions {
@@ -51,5 +53,7 @@ export async function checkExternals(
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
   const order = new Map(list.map((e, i) => [e.key, i]));
   results.sort((a, b) => order.get(a.ext.key)! - order.get(b.ext.key)!);
-  return { results, checked: todo.length, cached, unchecked };
+  const now = new Set(todo.map((e) => e.key));
+  const unanswered = results.filter((r) => now.has(r.ext.key) && r.check.status === null).length;
+  return { results, checked: todo.length, cached, unchecked, unanswered };
 }

@@ -91,11 +91,20 @@ export function checkCommand(): Command {
               `${summary.externalInvalid} of ${summary.externalChecked} external URLs invalid (${ext.checked} checked now, ${ext.cached} cached` +
               `${ext.unchecked ? `, ${ext.unchecked} not checked: --max` : ''})\n`,
           );
+          if (ext.checked > 0 && ext.unanswered === ext.checked) {
+            const first = ext.results.find((r) => r.check.status === null)?.check.error;
+            process.stderr.write(
+              `beebot: none of the ${ext.checked} external URLs checked now answered (${first}): offline, or a proxy needed (--proxy)? ` +
+                'Their failures are cached: run again with --recheck once online\n',
+            );
+          }
           return { rows, summary };
         } finally {
           await dispatcher.close();
         }
       });
+      // As linkchecker and lychee: a non-zero exit when invalid links were found, after the whole output.
+      if (summary.invalidInternal + summary.externalInvalid > 0) process.exitCode = 1;
       if (format === 'html') return writeWhole(file!, checkHtml(rows, summary));
       if (format === null) {
         const mode = flags.json ? 'json' : isTty() ? 'table' : 'tsv';

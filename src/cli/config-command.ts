@@ -40,7 +40,10 @@ export function configCommand(): Command {
         if (FROZEN_AFTER_CRAWL.has(key) && fetched > 0 && readSettings(db)[key] !== parsed) {
           throw new UsageError(`${key} cannot change after the crawl has started (${fetched} pages fetched); use a new database`);
         }
+        const before = formatSetting(readSettings(db)[key]);
         writeSetting(db, key, parsed);
+        const now = formatSetting(readSettings(db)[key]);
+        process.stdout.write(`${key} = ${now}${now === before ? ' (unchanged)' : ` (was ${before})`}\n`);
       });
     });
   return config;

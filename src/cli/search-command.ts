@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { BeebotError, UsageError } from '../errors.js';
 import { hasTextIndex, searchPages } from '../store/search.js';
 import { isTty, withDb } from './context.js';
 import { parseLimit, siteOption } from './filter-options.js';
@@ -19,8 +19,9 @@ export function searchCommand(): Command {
       const limit = parseLimit(flags.limit) ?? DEFAULT_HITS;
       if (query.trim() === '') throw new UsageError('the query is empty');
       await withDb(cmd, async (db) => {
-        const hits = searchPages(db, query, { siteId: siteOption(db, flags.site), limit });
-        if (!hasTextIndex(db)) process.stderr.write("beebot: no page text is indexed: run 'beebot config set index-text yes' before crawling\n");
+        const siteId = siteOption(db, flags.site);
+        if (!hasTextIndex(db)) throw new BeebotError("no page text is indexed: run 'beebot config set index-text yes' before crawling");
+        const hits = searchPages(db, query, { siteId, limit });
         const out: RowOutput = { mode: flags.json ? 'json' : isTty() ? 'table' : 'tsv', raw: false };
         await writeRows(['url', 'title', 'score', 'snippet', 'site_id'], hits.map((h) => [h.url, h.title, h.score, h.snippet, h.site_id]), out);
       });

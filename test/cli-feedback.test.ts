@@ -1,0 +1,98 @@
+// What the CLI tells a user who hits the edges: check's exit codes and an offline check, search
+// without a text index, config set's echo, a capped site's word, status fitting the terminal.
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beebot, tempDir } from './helpers/cli.js';
+import { servePages } from './helpers/page-server.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let site: Awaited<ReturnType<typeof servePages>>;
+let closedPort: number;
+let n = 0;
+const newDb = () => join(tmp.dir, `db-${++n}.db`);
+const resolve = () => ['--resolve', `site.test:${site.port}:127.0.0.1`, '--resolve', `gone-a.test:${closedPort}:127.0.0.1`, '--resolve', `gone-b.test:${closedPort}:127.0.0.1`];
+
+/** A port nothing listens on: connections to it are refused at once, as when offline behind a dead proxy. */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+async function crawledSite(...config: [string, string][]): Promise<string> {
+  const db = newDb();
+  expect((await beebot(['seeds', 'add', `http://site.test:${site.port}/`, '--short', 'st'], { db })).code).toBe(0);
+  for (const [k, v] of config) expect((await beebot(['config', 'set', k, v], { db })).code).toBe(0);
+  const r = await beebot(['crawl', '--delay', '0', ...resolve()], { db });
+  expect(r.code, r.stderr).toBe(0);
+  return db;
+}
+
+beforeAll(async () => {
+  tmp = tempDir();
+  closedPort = await freePort();
+  site = await servePages({
+    '/': '<a href="/a">a</a> <a href="/b">b</a>',
+    '/a': `<a href="http://gone-a.test:${closedPort}/x">out</a> <a href="/c">c</a>`,
+    '/b': `<a href="http://gone-b.test:${closedPort}/">out</a>`,
+    '/c': 'the end',
+  });
+});
+afterAll(async () => {
+  await site?.close();
+  tmp?.cleanup();
+});
+
+describe('check', () => {
+  it('exits 0 when nothing invalid was found', async () => {
+    const db = await crawledSite();
+    const r = await beebot(['check', 'st', '--no-external'], { db });
+    expect([r.code, r.stdout]).toEqual([0, 'kind\turl\tstatus\terror\tlinked_from\tanchor\tchecked_at\n']);
+  });
+
+  it('when no external URL answers: says so in one more line, and exits 1 with the rows written', async () => {
+    const db = await crawledSite();
+    const r = await beebot(['check', 'st', '--delay', '0', ...resolve()], { db });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout.trim().split('\n').slice(1).map((l) => l.split('\t').slice(0, 2))).toEqual([
+      ['external', `http://gone-a.test:${closedPort}/x`], ['external', `http://gone-b.test:${closedPort}/`],
+    ]);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^beebot: none of the 2 external URLs checked now answered \(ECONNREFUSED\): offline, or a proxy needed \(--proxy\)\?.*--recheck/);
+  });
+});
+
+describe('search without a text index', () => {
+  it('exits 1 with one line and prints no header', async () => {
+    const db = await crawledSite();
+    const r = await beebot(['search', 'end'], { db });
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: "beebot: no page text is indexed: run 'beebot config set index-text yes' before crawling\n" });
+  });
+});
+
+describe('config set', () => {
+  it('echoes the value now stored, and what it was', async () => {
+    const db = newDb();
+    expect(await beebot(['config', 'set', 'max-level', '3'], { db })).toMatchObject({ code: 0, stdout: 'max-level = 3 (was 5)\n' });
+    expect(await beebot(['config', 'set', 'max-level', '3'], { db })).toMatchObject({ code: 0, stdout: 'max-level = 3 (unchanged)\n' });
+    expect(await beebot(['config', 'set', 'budget', 'none'], { db })).toMatchObject({ code: 0, stdout: 'budget = none (unchanged)\n' });
+  });
+});
+
+describe('a site at max-pages-per-site', () => {
+  it("is 'capped' in the crawl summary as in status", async () => {
+    const db = newDb();
+    await beebot(['seeds', 'add', `http://site.test:${site.port}/`, '--short', 'st'], { db });
+    await beebot(['config', 'set', 'max-pages-per-site', '2'], { db });
+    const r = await beebot(['crawl', '--delay', '0', ...resolve()], { db });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('stopped: no site has a page left to fetch: 0 exhausted, 1 capped\n');
+    expect(r.stdout).not.toContain('exhausted\n');
+    const st = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { state: string }[] };
+    expect(st.sites.map((s) => s.state)).toEqual(['capped']);
+  });
+});
