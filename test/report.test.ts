@@ -131,6 +131,11 @@ describe('report', () => {
     expect(line.attribs.points!.split(' ').length).toBe(embedded(html).harvest.x.length);
   }, 60_000);
 
+  it('fits the window: long setting values such as skip-extensions wrap instead of widening the page', async () => {
+    const r = await renderFile(file);
+    expect(r.width.page, JSON.stringify(r.width)).toBeLessThanOrEqual(r.width.window);
+  }, 60_000);
+
   it('renders a database with nothing crawled, and keeps hostile names as text', async () => {
     const empty = join(tmp.dir, 'empty.db');
     const hostile = `</script><script>document.body.setAttribute('data-pwned','1')</script><em id="pwned">x</em>`;

@@ -30,11 +30,15 @@ const CSS = `
   th, td { padding: 3px 8px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; }
   th { background: #f6f6f6; } td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
   td.site { white-space: nowrap; }
+  /* Long values without spaces (skip-extensions, URLs, host names) wrap instead of widening the page;
+     a table still wider than the window scrolls inside its own box. */
+  #settings td, #hosts td { overflow-wrap: anywhere; }
+  .wide { overflow-x: auto; max-width: 100%; }
   .sw { display: inline-block; width: 10px; height: 10px; margin-right: 6px; border-radius: 2px; }
   svg { width: 100%; height: auto; display: block; font-size: 11px; }
   svg .grid { stroke: #eee; } svg .axis { stroke: #999; } svg .label { fill: #555; font-size: 12px; }
   svg .lane { fill: #f7f7f7; } svg .bar { fill: #4e79a7; } svg text { fill: #333; }
-  @media print { h2 { break-after: avoid; } svg, table { break-inside: avoid; } }
+  @media print { h2 { break-after: avoid; } svg, table { break-inside: avoid; } .wide { overflow: visible; } }
 `;
 
 /** The report as one self-contained HTML page: inline CSS, data and script; nothing is fetched. */
@@ -64,7 +68,8 @@ export function renderReport(d: ReportData): string {
         <td>${h.targetSiteId !== null ? esc(label.get(h.targetSiteId)) : ''}</td></tr>`,
     )
     .join('\n');
-  const settingRows = d.settings.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('\n');
+  // A break opportunity after each comma: a list wraps between its items.
+  const settingRows = d.settings.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v).replace(/,/g, ',<wbr>')}</td></tr>`).join('\n');
   const period = d.period.first ? `${esc(d.period.first)} – ${esc(d.period.last)}` : 'nothing fetched yet';
 
   return `<!DOCTYPE html>
@@ -91,7 +96,7 @@ export function renderReport(d: ReportData): string {
 </div>
 
 <h2>Sites</h2>
-<table id="sites">
+<div class="wide"><table id="sites">
 <thead><tr><th class="n">id</th><th>site</th><th>name</th><th>group</th><th>state</th><th class="n">pages fetched</th><th class="n">frontier</th>
 <th class="n">deepest level</th><th class="n">internal</th><th class="n">distinct external URLs</th><th class="n">outside hosts</th><th class="n">(page, external URL) pairs</th><th class="n">bad</th><th class="n">reward per page</th></tr></thead>
 <tbody>
@@ -99,7 +104,7 @@ ${siteRows}
 </tbody>
 <tfoot><tr><th></th><th>total</th><th></th><th></th><th></th><th class="n">${num(t.pages_fetched)}</th><th></th><th></th>
 <th class="n">${num(t.internal)}</th><th class="n">${num(t.external_urls)}</th><th class="n">${num(t.external_hosts)}</th><th class="n">${num(t.external)}</th><th class="n">${num(t.bad)}</th><th></th></tr></tfoot>
-</table>
+</table></div>
 <p class="note">Frontier: unfetched internal links up to the maximum level. Distinct external URLs and outside hosts: per site
 (the total row: distinct over all sites); (page, external URL) pairs: one per page and external URL it links. Links deleted with
 <code>beebot links delete</code> are not counted. Reward per page: the scheduler's reward per page fetched, as the crawl counted
@@ -120,12 +125,12 @@ it (${esc(rewardName(d.reward))}).</p>
 <h2>Top external hosts</h2>
 <p class="note">The companion set: outside hosts ordered by the number of target sites linking to them, then by links.</p>
 <svg id="chart-hosts" class="chart" aria-label="top external hosts"></svg>
-<table id="hosts">
+<div class="wide"><table id="hosts">
 <thead><tr><th class="n">#</th><th>host</th><th>registrable domain</th><th class="n">sites</th><th class="n">links</th><th class="n">pages</th><th>target site</th></tr></thead>
 <tbody>
 ${hostRows}
 </tbody>
-</table>
+</table></div>
 
 <h2>Crawl settings</h2>
 <table id="settings">

@@ -58,6 +58,8 @@ export interface Rendered {
   requests: string[];
   /** which browser drew it */
   browser: string;
+  /** the page's laid-out width against the window's (1100 px): wider means a horizontal scroll */
+  width: { page: number; window: number };
 }
 
 /** Open a local HTML file in headless Chromium, let its script run, return the DOM. */
@@ -82,7 +84,9 @@ export async function renderFile(file: string): Promise<Rendered> {
       void r.abort();
     });
     await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
-    return { html: await page.content(), requests, browser: `${executablePath} ${await browser.version()}` };
+    // A string: the tests compile without the DOM's types.
+    const width = (await page.evaluate('({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })')) as Rendered['width'];
+    return { html: await page.content(), requests, browser: `${executablePath} ${await browser.version()}`, width };
   } finally {
     await browser.close();
   }
