@@ -1,9 +1,10 @@
 // What the CLI tells a user who hits the edges: check's exit codes and an offline check, search
 // without a text index, config set's echo, a capped site's word, status fitting the terminal.
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { beebot, tempDir } from './helpers/cli.js';
+import { BIN, beebot, tempDir } from './helpers/cli.js';
 import { servePages } from './helpers/page-server.js';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -94,5 +95,35 @@ describe('a site at max-pages-per-site', () => {
     expect(r.stdout).not.toContain('exhausted\n');
     const st = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { state: string }[] };
     expect(st.sites.map((s) => s.state)).toEqual(['capped']);
+  });
+});
+
+/** The CLI on a pseudo-terminal of `cols` columns (util-linux script), its output with CRLF made LF. */
+function onTerminal(cols: number, args: string[]): Promise<string> {
+  const cmd = `stty cols ${cols} rows 50; ${[process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ')}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: { ...process.env, TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(text.replace(/\r\n/g, '\n')) : reject(new Error(`script exited ${code}: ${text}`))));
+  });
+}
+
+describe('status on a terminal', () => {
+  it('fits 80 columns: fewer columns, reasons below the table; --wide shows them all; piped output keeps every column', async () => {
+    const db = await crawledSite();
+    await beebot(['seeds', 'add', `http://a-site-with-a-rather-long-host-name-and-no-short-name.test:${closedPort}/`], { db });
+    await beebot(['crawl', '--delay', '0', '--resolve', `a-site-with-a-rather-long-host-name-and-no-short-name.test:${closedPort}:127.0.0.1`], { db });
+    const narrow = (await onTerminal(80, ['--db', db, 'status'])).trimEnd().split('\n');
+    for (const l of narrow) expect(l.length, l).toBeLessThanOrEqual(80);
+    expect(narrow[0]).toMatch(/^id\s+site\s+state\s+fetched\s+frontier\s+ext URLs\s+ext hosts\s+ext pairs$/);
+    expect(narrow.find((l) => /^ *2 /.test(l))).toMatch(/a-site-[a-z-]*…\s+not-available\s/);
+    expect(narrow).toContainEqual(expect.stringMatching(/^a-site-with-a-rather-long-host-name.*: not-available: /));
+    expect(narrow.at(-1)).toBe('--wide: also deepest, internal, files, skipped, bad, reward, politeness');
+    const wide = (await onTerminal(80, ['--db', db, 'status', '--wide'])).split('\n');
+    expect(wide[0]).toMatch(/ politeness$/);
+    const piped = await beebot(['status'], { db });
+    expect(piped.stdout.split('\n')[0]!.split('\t')).toEqual(['id', 'site', 'state', 'fetched', 'frontier', 'deepest', 'internal', 'files', 'skipped', 'ext URLs', 'ext hosts', 'ext pairs', 'bad', 'reward', 'politeness']);
   });
 });

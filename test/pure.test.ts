@@ -55,6 +55,14 @@ describe('settings', () => {
   });
 });
 
+describe('formatTable to a width', () => {
+  it('narrows the widest text column, never numbers nor the columns kept whole', () => {
+    const out = formatTable(['id', 'site', 'state'], [[1, 'a-very-long-host-name.example', 'not-available'], [22, 'b', 'crawling']], true, { width: 30, whole: ['state'] });
+    expect(out).toBe('id  site         state\n 1  a-very-lon…  not-available\n22  b            crawling\n');
+    for (const l of out.trimEnd().split('\n')) expect(l.length).toBeLessThanOrEqual(30);
+  });
+});
+
 describe('formatTable', () => {
   it('aligns on a terminal, numbers to the right', () => {
     expect(formatTable(['id', 'site'], [[1, 'a'], [10, 'bb']], true)).toBe('id  site\n 1  a\n10  bb\n');

@@ -8,14 +8,18 @@ export function statusCommand(): Command {
   return new Command('status')
     .description('per-site progress: state, pages fetched, frontier left, deepest level, link counts')
     .option('--json', 'print JSON (fields documented in the README)')
-    .action(async (opts: { json?: boolean }, cmd: Command) => {
+    .option('--wide', 'on a terminal: every column (internal, files, skipped, reward, politeness) and state reasons in the table')
+    .action(async (opts: { json?: boolean; wide?: boolean }, cmd: Command) => {
       await withDb(cmd, (db) => {
         const st = readStatus(db);
         if (opts.json) return printJson(st);
+        const tty = isTty();
+        // Piped output (TSV for scripts) and --wide keep every column; a terminal gets what fits.
+        const wide = opts.wide === true || !tty;
         // A focused crawl adds its relevant pages and harvest rate (relevant / fetched) after 'fetched'.
         const harvest = (r: number | null, h: number | null) => (st.focus ? [r, h === null ? '' : `${(100 * h).toFixed(1)}%`] : []);
         const rows = st.sites.map((s) => [
-          s.id, s.short ?? new URL(s.url).hostname, s.state + (s.reason ? ` (${s.reason})` : ''), s.pages_fetched, ...harvest(s.relevant, s.harvest_rate),
+          s.id, s.short ?? new URL(s.url).hostname, s.state + (wide && s.reason ? ` (${s.reason})` : ''), s.pages_fetched, ...harvest(s.relevant, s.harvest_rate),
           s.frontier, s.deepest_level, s.internal, s.files, s.skipped, s.external_urls, s.external_hosts, s.external, s.bad, s.reward_sum, politeness(s.politeness),
         ]);
         const t = st.totals;
@@ -24,13 +28,28 @@ export function statusCommand(): Command {
           'id', 'site', 'state', 'fetched', ...(st.focus ? ['relevant', 'harvest'] : []), 'frontier', 'deepest', 'internal', 'files', 'skipped',
           'ext URLs', 'ext hosts', 'ext pairs', 'bad', 'reward', 'politeness',
         ];
-        process.stdout.write(formatTable(header, rows, isTty()));
-        process.stdout.write(`budget: ${st.budget_used} of ${st.budget ?? 'none (until every site is exhausted)'} pages used; max level ${st.max_level}; reward: ${st.reward}\n`);
+        const width = process.stdout.columns || 80;
+        if (wide) process.stdout.write(formatTable(header, rows, tty));
+        else {
+          const keep = header.map((h) => !NARROW_LEFT_OUT.has(h));
+          const pick = <T,>(r: T[]) => r.filter((_c, i) => keep[i]);
+          process.stdout.write(formatTable(pick(header), rows.map(pick), tty, { width, whole: ['state'] }));
+          for (const s of st.sites) if (s.reason) process.stdout.write(fit(`${s.short ?? new URL(s.url).hostname}: ${s.state}: ${s.reason}`, width) + '\n');
+        }
+        const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
+        process.stdout.write(`budget: ${budget}; max level ${st.max_level}; reward: ${st.reward}\n`);
         if (st.focus) process.stdout.write(`focus: "${st.focus.topic.slice(0, 80)}"; relevant: cosine similarity >= ${st.focus.threshold}\n`);
-        process.stdout.write('ext URLs: distinct external URLs, ext hosts: outside hosts (the total row: distinct over all sites); ext pairs: (page, external URL) pairs\n');
+        process.stdout.write('ext URLs: distinct external URLs; ext hosts: outside hosts\n');
+        process.stdout.write('ext pairs: (page, external URL) pairs; totals: distinct over all sites\n');
+        if (!wide) process.stdout.write(`--wide: also ${[...NARROW_LEFT_OUT].join(', ')}\n`);
       });
     });
 }
+
+/** Columns a terminal table leaves out unless --wide: the rest fits 80 columns. */
+const NARROW_LEFT_OUT = new Set(['deepest', 'internal', 'files', 'skipped', 'bad', 'reward', 'politeness']);
+
+const fit = (line: string, width: number) => (line.length <= width ? line : line.slice(0, Math.max(0, width - 1)) + '…');
 
 /** 'delay 250ms; crawl-delay 60s clamped to 30s; backing off (3 failures); robots: 2 groups' in one cell. */
 function politeness(hosts: HostPoliteness[]): string {
