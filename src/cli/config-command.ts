@@ -6,7 +6,7 @@ import { isTty, printJson, withDb, withReadDb } from './context.js';
 import { formatTable } from './table.js';
 
 // Changing these after pages were fetched would silently split one site's links in two.
-const FROZEN_AFTER_CRAWL = new Set(['scope', 'normalize']);
+const FROZEN_AFTER_CRAWL = new Set(['scope', 'normalize', 'session-ids']);
 
 export function configCommand(): Command {
   const config = new Command('config').description(`crawler settings: ${settingKeys.join(', ')}`);

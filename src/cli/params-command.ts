@@ -75,9 +75,9 @@ export function paramsCommand(): Command {
         const owner = listSites(db).find((x) => siteIdentity(new URL(x.url).hostname, s.scope) === identity);
         if (!owner) throw new UsageError(`${url.href} is in none of the sites`);
         const rules = loadParamRules(db).get(owner.id);
-        const c = rules ? canonicalLink(url.href, rules, s.normalize) : null;
+        const c = rules ? canonicalLink(url.href, rules, s.normalize, s['session-ids']) : null;
         const result =
-          c === null ? { site_id: owner.id, ignored: false, url: url.href, key: urlKey(url, s.normalize), note: null }
+          c === null ? { site_id: owner.id, ignored: false, url: url.href, key: urlKey(url, s.normalize, s['session-ids']), note: null }
           : c.kind === 'kept' ? { site_id: owner.id, ignored: false, url: c.url, key: c.key, note: null }
           : { site_id: owner.id, ignored: true, url: url.href, key: null, note: c.note };
         if (opts.json) printJson(result);

@@ -25,7 +25,7 @@ export function seedsCommand(): Command {
       if (!u) throw new UsageError(`not a usable http(s) URL: '${url}'`);
       await withDb(cmd, (db) => {
         checkNew(db, [{ url: u, ...opts }]);
-        const [id] = insertSites(db, [{ url: u, ...opts }], readSettings(db).normalize);
+        const [id] = insertSites(db, [{ url: u, ...opts }], readSettings(db).normalize, readSettings(db)['session-ids']);
         process.stdout.write(`${id}\n`);
       });
     });
@@ -51,7 +51,7 @@ export function seedsCommand(): Command {
           if (dup) skipped.push(`line ${r.line}: ${r.url.href} duplicates ${dup.url}`);
           else added.push(r);
         }
-        const ids = insertSites(db, added, settings.normalize);
+        const ids = insertSites(db, added, settings.normalize, settings['session-ids']);
         process.stdout.write(`added ${ids.length}, skipped ${skipped.length}\n`);
         for (const s of skipped) process.stdout.write(`skipped ${s}\n`);
       });

@@ -154,8 +154,8 @@ function findPage(db: Db, url: string): { id: number; url: string } {
   } catch {
     throw new UsageError(`not a URL: '${url}'`);
   }
-  const mode = readSettings(db).normalize;
-  const p = pageWithKey(db, urlKey(u, mode));
+  const s = readSettings(db);
+  const p = pageWithKey(db, urlKey(u, s.normalize, s['session-ids']));
   if (p) return p;
   throw new UsageError(`not a page of this crawl: ${url} (crawl its site first)`);
 }
