@@ -2,7 +2,7 @@
 // a file system this process cannot write, or not there at all. Real CLI, real files; the read-only
 // file system is a read-only bind mount in a private mount namespace (`unshare -m`, root), the
 // read-only directory is one the CLI, run as `nobody` (setpriv), may not write.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,11 +115,12 @@ describe('a database this process cannot write', () => {
       mkdirSync(outDir);
       chmodSync(outDir, 0o777);
       const env = { RO: dir };
-      for (const args of readers(outDir)) {
-        const r = await beebot(args, { db: file, prefix: prefix(dir), env });
-        expect(r.stderr, args.join(' ')).toBe('');
-        expect(r.code, args.join(' ')).toBe(0);
-      }
+      const all = readers(outDir);
+      const results = await Promise.all(all.map((args) => beebot(args, { db: file, prefix: prefix(dir), env })));
+      results.forEach((r, i) => {
+        expect(r.stderr, all[i]!.join(' ')).toBe('');
+        expect(r.code, all[i]!.join(' ')).toBe(0);
+      });
       const status = await beebot(['status', '--json'], { db: file, prefix: prefix(dir), env });
       expect(JSON.parse(status.stdout).totals.pages_fetched).toBeGreaterThan(10);
       for (const args of [['seeds', 'add', 'http://new.test/'], ['config', 'set', 'delay', '5'], ['crawl', '--delay', '0'], ['links', 'delete', 'external', '--all', '--yes']]) {
@@ -128,7 +129,7 @@ describe('a database this process cannot write', () => {
         expect(r.code, args.join(' ')).toBe(1);
       }
       expect(readdirSync(dir).sort()).toEqual(['c.db', ...(where.includes('directory') ? ['out'] : [])]);
-    });
+    }, 240_000);
   }
 });
 
@@ -137,12 +138,12 @@ describe('a folder with no database', () => {
     const dir = join(tmp.dir, 'empty');
     mkdirSync(dir);
     const file = join(dir, 'beebot.db');
-    for (const args of [...readers(dir), ['search', 'university'], ['links', 'delete', 'external', '--all', '--yes'], ['seeds', 'remove', '1', '--yes'], ['check', '1']]) {
-      const r = await beebot(args, { db: file });
-      expect(r.stderr, args.join(' ')).toBe(`beebot: no database here: ${file} does not exist (seeds add creates one)\n`);
-      expect(r.code, args.join(' ')).toBe(1);
-      expect(existsSync(file), args.join(' ')).toBe(false);
-    }
+    const all = [...readers(dir), ['search', 'university'], ['links', 'delete', 'external', '--all', '--yes'], ['seeds', 'remove', '1', '--yes'], ['check', '1']];
+    const results = await Promise.all(all.map((args) => beebot(args, { db: file })));
+    results.forEach((r, i) => {
+      expect(r.stderr, all[i]!.join(' ')).toBe(`beebot: no database here: ${file} does not exist (seeds add creates one)\n`);
+      expect(r.code, all[i]!.join(' ')).toBe(1);
+    });
     expect(readdirSync(dir)).toEqual([]);
-  });
+  }, 240_000);
 });
