@@ -142,6 +142,7 @@ describe('seeds', () => {
 describe('config', () => {
   it('gets defaults, sets checked values, rejects unknown keys and bad values with exit 2', async () => {
     const db = newDb();
+    expect((await beebot(['config', 'set', 'delay', '250'], { db })).code).toBe(0); // creates the database; `get` would not
     expect((await beebot(['config', 'get', 'max-level'], { db })).stdout).toBe('5\n');
     expect((await beebot(['config', 'set', 'max-level', '3'], { db })).code).toBe(0);
     expect((await beebot(['config', 'get', 'max-level'], { db })).stdout).toBe('3\n');

@@ -95,7 +95,7 @@ export function checkCommand(): Command {
         } finally {
           await dispatcher.close();
         }
-      });
+      }, { mustExist: true });
       if (format === 'html') return writeWhole(file!, checkHtml(rows, summary));
       if (format === null) {
         const mode = flags.json ? 'json' : isTty() ? 'table' : 'tsv';

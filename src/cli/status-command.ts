@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { HostPoliteness } from '../store/politeness.js';
 import { readStatus } from '../store/status.js';
-import { isTty, printJson, withDb } from './context.js';
+import { isTty, printJson, withReadDb } from './context.js';
 import { formatTable } from './table.js';
 
 export function statusCommand(): Command {
@@ -9,7 +9,7 @@ export function statusCommand(): Command {
     .description('per-site progress: state, pages fetched, frontier left, deepest level, link counts')
     .option('--json', 'print JSON (fields documented in the README)')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      await withDb(cmd, (db) => {
+      await withReadDb(cmd, (db) => {
         const st = readStatus(db);
         if (opts.json) return printJson(st);
         // A focused crawl adds its relevant pages and harvest rate (relevant / fetched) after 'fetched'.

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { siteOption } from './filter-options.js';
-import { dbPath, isTty, printJson, withDb } from './context.js';
+import { dbPath, isTty, printJson, withDb, withReadDb } from './context.js';
 import { interruptible } from './interruptible.js';
 import { parseResolve } from './crawl-command.js';
 import { parseUntil } from './refresh-command.js';
@@ -74,7 +74,7 @@ export function watchCommand(): Command {
         if (was && was.added === 'manual' && !store.isRemoved(page.id)) return void process.stdout.write(`already watched: ${page.url}\n`);
         store.add(page.id, groupKey(page.url), 'manual', Date.now());
         process.stdout.write(`watching ${page.url} (group ${groupKey(page.url)})\n`);
-      }),
+      }, { mustExist: true }),
     );
 
   watch
@@ -85,7 +85,7 @@ export function watchCommand(): Command {
         const page = findPage(db, url);
         if (!new WatchStore(db).remove(page.id, Date.now())) throw new UsageError(`not a watched hub: ${url}`);
         process.stdout.write(`no longer watching ${page.url}\n`);
-      }),
+      }, { mustExist: true }),
     );
 
   watch
@@ -93,7 +93,7 @@ export function watchCommand(): Command {
     .description('the watched hubs: group, how added, checks, items found, last and next check')
     .option('--json', 'JSON array')
     .action(async (o: { json?: boolean }, cmd: Command) =>
-      withDb(cmd, (db) => {
+      withReadDb(cmd, (db) => {
         const hubs = new WatchStore(db).list();
         if (shared(o, cmd, 'json')) {
           return printJson(hubs.map((h) => ({
@@ -116,7 +116,7 @@ export function watchCommand(): Command {
     .option('--min-group-items <n>', `the merging threshold (items in 30 days; default ${MIN_GROUP_ITEMS})`)
     .option('--json', 'JSON array')
     .action(async (o: { json?: boolean; minGroupItems?: string }, cmd: Command) =>
-      withDb(cmd, (db) => {
+      withReadDb(cmd, (db) => {
         const minGroupItems = parseCount(shared(o, cmd, 'minGroupItems') as string, '--min-group-items', 1);
         const now = historyEnd(db);
         const groups = modelReport(db, now, { minGroupItems });
@@ -154,8 +154,8 @@ function findPage(db: Db, url: string): { id: number; url: string } {
   } catch {
     throw new UsageError(`not a URL: '${url}'`);
   }
-  const mode = readSettings(db).normalize;
-  const p = pageWithKey(db, urlKey(u, mode));
+  const s = readSettings(db);
+  const p = pageWithKey(db, urlKey(u, s.normalize, s['session-ids']));
   if (p) return p;
   throw new UsageError(`not a page of this crawl: ${url} (crawl its site first)`);
 }
