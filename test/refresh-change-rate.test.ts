@@ -55,8 +55,8 @@ describe('refresh --schedule change-rate', () => {
     expect(checks).toHaveLength(PAGES + 1);
     const counts = checks.map((x) => x.n);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(28);
-    // every page came round more than once (4 each when shared evenly)
-    expect(Math.min(...counts), JSON.stringify(checks)).toBeGreaterThanOrEqual(2);
+    // every page came round at least 3 times (4 each when shared evenly)
+    expect(Math.min(...counts), JSON.stringify(checks)).toBeGreaterThanOrEqual(3);
     expect(rows<{ action: string }>(db, 'SELECT DISTINCT action FROM refreshes')).toEqual([{ action: 'replace' }]);
   });
 });

@@ -1,46 +1,11 @@
 // `beebot watch` against a loopback hub the test publishes on: an item published while a check's
 // answer is on its way gets an appearance interval that holds its true time, and `watch model`
 // counts the items of a group watched for less than a few hours.
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listenLoopback } from '../fixtures/listen.js';
+import { hubSite } from './helpers/hub-site.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { rows } from './helpers/read-db.js';
-
-/**
- * A home page linking the hub /hub/, which lists the items published so far (/hub/i1, ...). The
- * hub's answer is made when its request arrives and sent `delayMs` later; `publishDuringNext`
- * publishes one item halfway through the next hub answer's delay (after the page was made).
- */
-async function hubSite() {
-  const published: { path: string; at: number }[] = [];
-  const publish = () => published.push({ path: `/hub/i${published.length + 1}`, at: Date.now() });
-  const o = { delayMs: 0, publishDuringNext: false };
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const html = (b: string) => `<html><body>${b}</body></html>`;
-    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('<a href="/hub/">hub</a>'));
-    if (path === '/hub/') {
-      const page = html(published.map((p) => `<a href="${p.path}">item</a>`).join(' ') || '<p>nothing yet</p>');
-      if (o.publishDuringNext) {
-        o.publishDuringNext = false;
-        setTimeout(publish, o.delayMs / 2);
-      }
-      return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(page), o.delayMs);
-    }
-    if (published.some((p) => p.path === path)) return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('<p>an item</p>'));
-    res.writeHead(404).end();
-  });
-  const port = await listenLoopback(server);
-  return {
-    port, published, publish, o,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
-  };
-}
 
 interface ItemRow { url: string; found_at: number; from_t: number; to_t: number; point: number | null; source: string }
 

@@ -61,29 +61,31 @@ function httpUrl(v: string): boolean {
  * `now`: no check may lie after it. Any bad row refuses the whole file.
  */
 export function readHistory(text: string, hubOf: (url: string) => ImportHub | undefined, now: number): ImportResult {
-  let records: { record: Record<string, string>; info: { lines: number } }[];
-  let header: string[] = [];
+  let parsed: { record: string[]; info: { lines: number } }[];
   try {
-    records = parseCsv(text, {
-      columns: (h: string[]) => (header = h.map((c) => c.trim().toLowerCase())),
-      skip_empty_lines: true, trim: true, info: true, bom: true,
-    }) as never;
+    parsed = parseCsv(text, { skip_empty_lines: true, trim: true, info: true, bom: true, relax_column_count: true }) as never;
   } catch (err) {
     return { ok: false, errors: [`not valid CSV: ${(err as Error).message}`] };
   }
+  const header = (parsed[0]?.record ?? []).map((c) => c.toLowerCase());
   const unknown = header.filter((c) => !(HISTORY_COLUMNS as readonly string[]).includes(c));
   const missing = REQUIRED.filter((c) => !header.includes(c));
-  if (header.length === 0 || unknown.length || missing.length) {
-    return { ok: false, errors: [`the header row must name the columns ${HISTORY_COLUMNS.join(', ')} (hub and checked_at required)${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}${missing.length ? `; missing: ${missing.join(', ')}` : ''}`] };
+  if (header.length === 0 || unknown.length || missing.length || new Set(header).size !== header.length) {
+    return { ok: false, errors: [`the header row must name the columns ${HISTORY_COLUMNS.join(', ')} (hub and checked_at required, each once)${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}${missing.length ? `; missing: ${missing.join(', ')}` : ''}`] };
   }
+  const records = parsed.slice(1).map(({ record, info }) => ({ fields: record.length, record: Object.fromEntries(header.map((h, i) => [h, record[i] ?? ''])), info }));
 
   const errors: string[] = [];
   interface Row { line: number; hub: ImportHub; at: number; item: (NewItem & { published: number | null }) | null }
   const rows: Row[] = [];
   const hubs = new Map<string, ImportHub | undefined>();
-  for (const { record: r, info } of records) {
+  for (const { record: r, info, fields } of records) {
     const line = info.lines;
     const bad = (why: string) => void errors.push(`line ${line}: ${why}`);
+    if (fields !== header.length) {
+      bad(`${fields} fields, the header row has ${header.length}`);
+      continue;
+    }
     const hubUrl = r.hub ?? '';
     if (!hubs.has(hubUrl)) hubs.set(hubUrl, httpUrl(hubUrl) ? hubOf(hubUrl) : undefined);
     const hub = hubs.get(hubUrl);
