@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { siteOption } from './filter-options.js';
@@ -16,6 +17,7 @@ import { WatchStore } from '../watch/watch-store.js';
 import { formatDuration, parseDuration } from '../time/duration.js';
 import { groupKey, MIN_GROUP_ITEMS } from '../watch/groups.js';
 import { DAYS, historyEnd, modelReport } from '../watch/model-report.js';
+import { HISTORY_COLUMNS, readHistory } from '../watch/history-import.js';
 import { hitRate, learnedRules, meanDelay, runWatch, watchSchedules, type CheckEvent, type LearnedRule, type WatchSchedule, type WatchSummary } from '../watch/watcher.js';
 
 interface WatchFlags {
@@ -89,6 +91,11 @@ export function watchCommand(): Command {
     );
 
   watch
+    .command('import <file>')
+    .description(`replay a history of checks into the watch (a CSV file with a header row; columns ${HISTORY_COLUMNS.join(', ')}; see the README): the learned schedule then starts from it. A bad row refuses the file`)
+    .action(async (file: string, _o: unknown, cmd: Command) => importHistory(file, cmd));
+
+  watch
     .command('list')
     .description('the watched hubs: group, how added, checks, items found, last and next check')
     .option('--json', 'JSON array')
@@ -148,16 +155,58 @@ export function watchCommand(): Command {
 
 /** A page of the crawl by its URL (any spelling with the same key). */
 function findPage(db: Db, url: string): { id: number; url: string } {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new UsageError(`not a URL: '${url}'`);
-  }
-  const s = readSettings(db);
-  const p = pageWithKey(db, urlKey(u, s.normalize, s['session-ids']));
+  if (!URL.canParse(url)) throw new UsageError(`not a URL: '${url}'`);
+  const p = pageOf(db, url);
   if (p) return p;
   throw new UsageError(`not a page of this crawl: ${url} (crawl its site first)`);
+}
+
+function pageOf(db: Db, url: string): { id: number; url: string } | undefined {
+  const s = readSettings(db);
+  return pageWithKey(db, urlKey(new URL(url), s.normalize, s['session-ids']));
+}
+
+/** `watch import`: past checks and items from a CSV file into the watch's tables, all or nothing. */
+async function importHistory(file: string, cmd: Command): Promise<void> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const release = holdRunLock(dbPath(cmd), (pid) => `a crawl, refresh or watch (pid ${pid}) is running on ${dbPath(cmd)}`);
+  try {
+    await withDb(cmd, (db) => {
+      holdPgRunLock(db, `a refresh or watch is running on ${dbPath(cmd)}`);
+      const store = new WatchStore(db);
+      const found = readHistory(text, (url) => {
+        const page = pageOf(db, url);
+        if (!page) return undefined;
+        const hub = store.hub(page.id);
+        return { id: page.id, group: hub?.group ?? groupKey(page.url), lastCheck: hub?.lastCheck ?? null };
+      }, Date.now());
+      if (!found.ok) {
+        const e = found.errors;
+        throw new UsageError(`nothing imported from ${file}: ${e.slice(0, 3).join('; ')}${e.length > 3 ? `; and ${e.length - 3} more` : ''}`);
+      }
+      let items = 0;
+      db.transaction(() => {
+        const now = Date.now();
+        for (const id of found.hubs) if (!store.hub(id) || store.isRemoved(id)) store.add(id, groupKey(store.pageUrl(id)!), 'manual', now);
+        for (const c of found.checks) {
+          const stored = store.storeItems(c.items);
+          items += stored;
+          store.logCheck({
+            hub: c.hub, at: c.at, action: c.items.length ? 'replace' : 'keep', httpStatus: null, newItems: stored, nextCheck: c.next,
+            schedule: 'imported', validators: { etag: null, lastModified: null },
+          });
+        }
+      })();
+      process.stdout.write(`imported ${found.checks.length} checks and ${items} items on ${found.hubs.length} hubs\n`);
+    });
+  } finally {
+    release();
+  }
 }
 
 function parseCount(v: string, option: string, min: number): number {
