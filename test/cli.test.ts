@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
+import { commandNamed } from '../src/cli/main.js';
 import { beebot, tempDir } from './helpers/cli.js';
 
 let web: FixtureWeb;
@@ -48,6 +49,26 @@ describe('help and usage errors', () => {
       const r = await beebot(args, { db: newDb() });
       expect(r.code, args.join(' ')).toBe(2);
     }
+  });
+
+  it('the root help lists every command, and a command runs after --db in either spelling', async () => {
+    const help = await beebot(['--help'], { db: newDb() });
+    for (const name of ['seeds', 'config', 'crawl', 'refresh', 'watch', 'status', 'links', 'hosts', 'export', 'report', 'map', 'check', 'search', 'params', 'trace', 'simulate', 'db']) {
+      expect(help.stdout, name).toMatch(new RegExp(`\\n  ${name}\\b`));
+    }
+    const db = newDb();
+    const { spawnSync } = await import('node:child_process');
+    const { BIN } = await import('./helpers/cli.js');
+    const r = spawnSync(process.execPath, [BIN, `--db=${db}`, 'seeds', 'add', 'example.org'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(count(db, 'SELECT count(*) FROM sites')).toBe(1);
+  });
+
+  it('finds the command past the global options', () => {
+    expect(commandNamed(['node', 'beebot', '--db', 'crawl', 'status'])).toBe('status');
+    expect(commandNamed(['node', 'beebot', '--db=x.db', 'crawl', '--budget', '5'])).toBe('crawl');
+    expect(commandNamed(['node', 'beebot', '--help'])).toBeUndefined();
+    expect(commandNamed(['node', 'beebot', 'staus'])).toBeUndefined();
   });
 
   it('reads the database path from BEEBOT_DB when --db is not given', async () => {
@@ -121,6 +142,7 @@ describe('seeds', () => {
 describe('config', () => {
   it('gets defaults, sets checked values, rejects unknown keys and bad values with exit 2', async () => {
     const db = newDb();
+    expect((await beebot(['config', 'set', 'delay', '250'], { db })).code).toBe(0); // creates the database; `get` would not
     expect((await beebot(['config', 'get', 'max-level'], { db })).stdout).toBe('5\n');
     expect((await beebot(['config', 'set', 'max-level', '3'], { db })).code).toBe(0);
     expect((await beebot(['config', 'get', 'max-level'], { db })).stdout).toBe('3\n');

@@ -2,6 +2,7 @@
 // (copied with `beebot db copy`) by a PostgreSQL database; both refreshed and watched by the real
 // CLI against the same state of a loopback site honouring conditional requests. What they store
 // must be the same, timings and clock times aside.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
@@ -184,6 +185,26 @@ describe('beebot refresh and watch on PostgreSQL', () => {
     const wb2 = stored(pg);
     expect(wa2.items.map((i) => (i as { url: string }).url).sort()).toEqual(['http://ext.test/hub-new', url('/p-new')]);
     for (const t of ['hubs', 'items', 'checks', 'pages', 'edges', 'external', 'log'] as const) expect(wb2[t], t).toEqual(wa2[t]);
+
+  });
+
+  it('watch import stores the same history on both stores, and both refuse a file that goes back in time', async () => {
+    await start();
+    const h0 = Date.now() - 3 * 3_600_000;
+    const csv = join(tmp.dir, 'history.csv');
+    writeFileSync(csv, ['hub,checked_at,item,kind,published', `${url('/p4')},${new Date(h0).toISOString()},,,`,
+      `${url('/p4')},${new Date(h0 + 3_600_000).toISOString()},http://ext.test/old-1,external,`,
+      `${url('/p4')},${new Date(h0 + 7_200_000).toISOString()},${url('/p4-a')},page,${new Date(h0 + 5_000_000).toISOString()}`].join('\r\n'));
+    const [ia, ib] = await both(['watch', 'import', csv]);
+    expect(ia.stdout).toBe('imported 3 checks and 2 items on 1 hubs\n');
+    expect(ib.stdout).toBe(ia.stdout);
+    const wa3 = stored(lite);
+    const wb3 = stored(pg);
+    const imported = wa3.items.filter((i) => (i as { hub: string }).hub === url('/p4')) as { kind: string; source: string }[];
+    expect(imported.map((i) => [i.kind, i.source])).toEqual([['external', 'interval'], ['page', 'published']]);
+    for (const t of ['hubs', 'items', 'checks'] as const) expect(wb3[t], t).toEqual(wa3[t]);
+    writeFileSync(csv, `hub,checked_at\r\n${url('/p4')},${new Date(h0).toISOString()}\r\n`);
+    for (const db of [lite, pg]) expect((await beebot(['watch', 'import', csv], { db })).stderr).toMatch(/line 2: the hub's checks already recorded run to/);
   });
 
   it('the full pass of crawl --refresh (src/refresh/full-pass.ts) stores the same on both stores, a budget-stopped pass resuming', async () => {

@@ -4,12 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { changedChars, contentValue, LINK_CHARS } from '../src/refresh/content-value.js';
 import { checkMs, DEFAULT_COST, fitCheckCost } from '../src/refresh/check-cost.js';
 import { indexQuality } from '../src/refresh/quality.js';
-import { changeRate, optimalFrequencies, planIteration, type Candidate } from '../src/refresh/schedules.js';
+import { optimalFrequencies, planIteration, type Candidate } from '../src/refresh/schedules.js';
+import { changeRate, observations, priorInterval, type Observation } from '../src/refresh/change-rate.js';
 import { afterCheck, afterIteration, initialScent } from '../src/refresh/scent.js';
 import { bytesPrint, pagePrint } from '../src/page/page-fingerprint.js';
 import { analysePage } from '../src/page/analyse.js';
 
-const cand = (id: number, o: Partial<Candidate> = {}): Candidate => ({ id, bytes: 1000, scent: 0, last: 0, checks: 0, changes: 0, span: 0, ...o });
+const cand = (id: number, o: Partial<Candidate> = {}): Candidate => ({ id, bytes: 1000, scent: 0, last: 0, history: [], ...o });
+/** n checks `every` ms apart, the first x of them finding a change */
+const hist = (n: number, x: number, every: number): Observation[] => Array.from({ length: n }, (_, i) => ({ ms: every, changed: i < x }));
 
 describe('scent', () => {
   it('a check halves the scent and adds the value of what it found; an iteration adds ΔS', () => {
@@ -107,15 +110,58 @@ describe('planning an iteration', () => {
   it('uniform: the page checked longest ago first; change-rate: the most expected changes since the last check', () => {
     const pages = [cand(1, { last: 30 }), cand(2, { last: 10 }), cand(3, { last: null }), cand(4, { last: 20 })];
     expect(planIteration(pages, 'uniform', { budgetMs: 1e9, cost, now: 100 }).map((p) => p.id)).toEqual([3, 2, 4, 1]);
-    const rated = [cand(1, { last: 90, checks: 10, changes: 10, span: 100 }), cand(2, { last: 0, checks: 10, changes: 0, span: 100 }), cand(3, { last: 50, checks: 10, changes: 5, span: 100 })];
+    const rated = [cand(1, { last: 90, history: hist(10, 10, 10) }), cand(2, { last: 0, history: hist(10, 0, 10) }), cand(3, { last: 50, history: hist(10, 5, 10) })];
     expect(planIteration(rated, 'change-rate', { budgetMs: 1e9, cost, now: 100 }).map((p) => p.id)).toEqual([3, 1, 2]);
   });
 
-  it("Cho & Garcia-Molina's estimator and optimal frequencies", () => {
-    // 10 checks 10 ms apart, 5 changed: −ln(5.5/10.5)/10
-    expect(changeRate(10, 5, 100)).toBeCloseTo(-Math.log(5.5 / 10.5) / 10, 12);
-    expect(changeRate(10, 0, 100)).toBeCloseTo(0, 12);
-    expect(changeRate(0, 0, 0)).toBe(0);
+  it("Cho & Garcia-Molina's estimator with a pseudo-count: no page's rate is 0, none is infinite", () => {
+    // the prior alone (one interval of 10 ms that found a change, one that did not): e^(10λ) = 2
+    expect(changeRate([], 10)).toBeCloseTo(Math.log(2) / 10, 9);
+    // never seen changing in n checks at interval I: 1·I/(e^(λI) − 1) = (n + 1)·I, λ = ln(1 + 1/(n + 1)) / I; above 0, falling with n
+    const never = [1, 5, 50].map((n) => changeRate(hist(n, 0, 10), 10));
+    never.forEach((r, k) => expect(r).toBeCloseTo(Math.log(1 + 1 / ([1, 5, 50][k]! + 1)) / 10, 9));
+    expect(never[0]! > never[1]! && never[1]! > never[2]! && never[2]! > 0).toBe(true);
+    // seen changing at every check: (n + 1)·I/(e^(λI) − 1) = I, λ = ln(n + 2) / I; finite, rising with n
+    expect(changeRate(hist(10, 10, 10), 10)).toBeCloseTo(Math.log(12) / 10, 9);
+    // half of the checks: e^(λI) = 2, Cho & Garcia-Molina's ln 2 per interval
+    expect(changeRate(hist(10, 5, 10), 10)).toBeCloseTo(Math.log(2) / 10, 9);
+    // irregular intervals: the likelihood equation holds at the estimate
+    const mixed: Observation[] = [{ ms: 5, changed: true }, { ms: 40, changed: false }, { ms: 100, changed: true }, { ms: 0, changed: true }];
+    const r = changeRate(mixed, 20);
+    expect(5 / Math.expm1(5 * r) + 100 / Math.expm1(100 * r) + 20 / Math.expm1(20 * r)).toBeCloseTo(40 + 20, 6);
+    expect(() => changeRate([], 0)).toThrow(RangeError);
+  });
+
+  it('a page\'s history: each check closes the interval since the last read or check; the prior is the mean interval', () => {
+    // read by the crawl at 100, checked at 160 (changed), 200 (same), read again at 250, checked at 300 (changed)
+    expect(observations([250, 100], [{ at: 300, changed: true }, { at: 160, changed: true }, { at: 200, changed: false }])).toEqual([
+      { ms: 60, changed: true }, { ms: 40, changed: false }, { ms: 50, changed: true },
+    ]);
+    // a check with nothing before it observes nothing
+    expect(observations([], [{ at: 5, changed: true }])).toEqual([]);
+    expect(priorInterval([[{ ms: 60, changed: true }], [], [{ ms: 40, changed: false }, { ms: 0, changed: true }]], 999)).toBe(50);
+    expect(priorInterval([[], []], 999)).toBe(999);
+  });
+
+  it('change-rate starves no page: pages changing at every check, 2 checks per iteration, each checked about as often', () => {
+    // read at 0; 30 iterations 10 ms apart: 60 checks over 6 pages, 10 each when fair
+    const pages = Array.from({ length: 6 }, (_, i) => cand(i + 1, { last: 0 }));
+    const checked = new Map<number, number>();
+    for (let it = 1; it <= 30; it++) {
+      const now = it * 10;
+      for (const p of planIteration(pages, 'change-rate', { budgetMs: 2, cost: { a: 0, b: 1, n: 0 }, now })) {
+        const c = pages.find((x) => x.id === p.id)!;
+        c.history = [...c.history, { ms: now - c.last!, changed: true }];
+        c.last = now;
+        checked.set(c.id, (checked.get(c.id) ?? 0) + 1);
+      }
+    }
+    const counts = pages.map((p) => checked.get(p.id) ?? 0);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(60);
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(8);
+  });
+
+  it('optimal frequencies', () => {
     const pages = [
       { id: 1, rate: 1e-3, weight: 1, costMs: 1 },
       { id: 2, rate: 1e-2, weight: 1, costMs: 1 },

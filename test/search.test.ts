@@ -156,7 +156,7 @@ describe('beebot search after a crawl with index-text', () => {
       d.close();
     }
     const empty = join(tmp.dir, 'empty.db');
-    await beebot(['seeds', 'add', 'example.org'], { db: empty });
+    expect((await beebot(['config', 'set', 'delay', '250'], { db: empty })).code).toBe(0); // search creates no database
     const r = await beebot(['search', 'zebra'], { db: empty });
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toMatch(/^beebot: .*index-text yes.*\n$/);
@@ -164,6 +164,7 @@ describe('beebot search after a crawl with index-text', () => {
 
   it('is switched by the index-text setting: off by default, yes or no', async () => {
     const fresh = join(tmp.dir, 'fresh.db');
+    expect((await beebot(['config', 'set', 'delay', '250'], { db: fresh })).code).toBe(0); // config get creates no database
     expect((await beebot(['config', 'get', 'index-text'], { db: fresh })).stdout).toBe('no\n');
     const bad = await beebot(['config', 'set', 'index-text', 'maybe'], { db: fresh });
     expect([bad.code, bad.stderr]).toEqual([2, "beebot: index-text must be one of yes, no, got 'maybe'\n"]);

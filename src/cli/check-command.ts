@@ -102,7 +102,7 @@ export function checkCommand(): Command {
         } finally {
           await dispatcher.close();
         }
-      });
+      }, { mustExist: true });
       // As linkchecker and lychee: a non-zero exit when invalid links were found, after the whole output.
       if (summary.invalidInternal + summary.externalInvalid > 0) process.exitCode = 1;
       if (format === 'html') return writeWhole(file!, checkHtml(rows, summary));

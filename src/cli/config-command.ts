@@ -2,11 +2,11 @@ import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { formatSetting, isSettingKey, parseSetting, readSettings, settingKeys, writeSetting } from '../store/settings.js';
 import { pullCount } from '../store/status.js';
-import { isTty, printJson, withDb } from './context.js';
+import { isTty, printJson, withDb, withReadDb } from './context.js';
 import { formatTable } from './table.js';
 
 // Changing these after pages were fetched would silently split one site's links in two.
-const FROZEN_AFTER_CRAWL = new Set(['scope', 'normalize']);
+const FROZEN_AFTER_CRAWL = new Set(['scope', 'normalize', 'session-ids']);
 
 export function configCommand(): Command {
   const config = new Command('config').description(`crawler settings: ${settingKeys.join(', ')}`);
@@ -17,7 +17,7 @@ export function configCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (key: string | undefined, opts: { json?: boolean }, cmd: Command) => {
       if (key !== undefined && !isSettingKey(key)) throw new UsageError(`unknown setting '${key}' (known: ${settingKeys.join(', ')})`);
-      await withDb(cmd, (db) => {
+      await withReadDb(cmd, (db) => {
         const s = readSettings(db);
         if (key !== undefined) {
           process.stdout.write(opts.json ? JSON.stringify(s[key]) + '\n' : formatSetting(s[key]) + '\n');

@@ -1,15 +1,25 @@
 import type { Command } from 'commander';
-import { openDb, dbError, type Db } from '../db/db.js';
+import { openDb, openDbToRead, dbError, type Db } from '../db/db.js';
 
 /** The database named by the global --db option (or BEEBOT_DB). */
 export function dbPath(cmd: Command): string {
   return (cmd.optsWithGlobals() as { db: string }).db;
 }
 
-/** Open the database, run fn, close it; SQLite failures become one-line errors. */
-export async function withDb<T>(cmd: Command, fn: (db: Db) => T | Promise<T>): Promise<T> {
-  const file = dbPath(cmd);
-  const db = openDb(file);
+/**
+ * Open the database for a command that writes to it, run fn, close it; SQLite failures become
+ * one-line errors. It is created if missing, unless `mustExist` (a command that edits what is there).
+ */
+export async function withDb<T>(cmd: Command, fn: (db: Db) => T | Promise<T>, opts: { mustExist?: boolean } = {}): Promise<T> {
+  return using(dbPath(cmd), openDb(dbPath(cmd), opts), fn);
+}
+
+/** withDb for a command that only reads: it never creates a database, and reads one it cannot write. */
+export async function withReadDb<T>(cmd: Command, fn: (db: Db) => T | Promise<T>): Promise<T> {
+  return using(dbPath(cmd), openDbToRead(dbPath(cmd)), fn);
+}
+
+async function using<T>(file: string, db: Db, fn: (db: Db) => T | Promise<T>): Promise<T> {
   try {
     return await fn(db);
   } catch (err) {

@@ -25,7 +25,9 @@ export function holdCrawlLock(db: string, busyMessage: (pid: number) => string):
         }
       };
     } catch (err) {
-      if ((err as { code?: string }).code !== 'EEXIST') throw new BeebotError(`cannot create lock file ${file}`);
+      const code = (err as { code?: string }).code;
+      if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') throw new BeebotError(`cannot create lock file ${file}: ${dirname(file)} is read-only`);
+      if (code !== 'EEXIST') throw new BeebotError(`cannot create lock file ${file}`);
       const pid = Number(readFileSync(file, 'utf8'));
       if (pid && alive(pid)) throw new BeebotError(busyMessage(pid));
       unlinkSync(file);

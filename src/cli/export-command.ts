@@ -10,7 +10,7 @@ import type { Db } from '../db/db.js';
 import { exportColumns, exportRows } from '../store/export.js';
 import { linkKinds, type FilterFlags, type LinkKind } from '../store/link-filter.js';
 import { VERSION } from '../store/settings.js';
-import { withDb } from './context.js';
+import { withReadDb } from './context.js';
 import { neutralizeFormula } from './formula-guard.js';
 import { batched } from './row-output.js';
 import { streamWhole } from './write-file.js';
@@ -53,7 +53,7 @@ export function exportCommand(): Command {
       if (linkKind && flags.node) throw new UsageError('--node applies to the site graph (.gexf, .graphml, --kind edges or nodes)');
       if (format !== 'csv' && (flags.bom || flags.raw)) throw new UsageError(`--${flags.bom ? 'bom' : 'raw'} applies to CSV only`);
 
-      await withDb(cmd, async (db) => {
+      await withReadDb(cmd, async (db) => {
         const body = linkKind
           ? table(format, exportColumns(kind as LinkKind), exportRows(db, kind as LinkKind, readFilter(db, flags, kind as LinkKind)), flags)
           : graphBody(db, format, kind as 'graph' | 'edges' | 'nodes', flags.node ?? 'host', flags);

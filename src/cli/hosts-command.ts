@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { companionHosts, type HostLevel } from '../store/hosts.js';
 import { listSites } from '../store/sites.js';
-import { isTty, withDb } from './context.js';
+import { isTty, withReadDb } from './context.js';
 import { parseLimit, siteOption, TABLE_ROWS } from './filter-options.js';
 import { writeRows, type RowOutput } from './row-output.js';
 
@@ -27,7 +27,7 @@ export function hostsCommand(): Command {
       if (flags.minSites !== undefined && !/^\d+$/.test(flags.minSites.trim())) {
         throw new UsageError(`--min-sites must be an integer >= 0, got '${flags.minSites}'`);
       }
-      await withDb(cmd, async (db) => {
+      await withReadDb(cmd, async (db) => {
         const siteId = siteOption(db, flags.site);
         const out: RowOutput = { mode: flags.json ? 'json' : isTty() ? 'table' : 'tsv', raw: false };
         const rows = companionHosts(db, { by: flags.by, siteId, minSites: Number(flags.minSites ?? 0), limit });

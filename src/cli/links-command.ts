@@ -4,7 +4,7 @@ import type { Db } from '../db/db.js';
 import { countRows, exportColumns, exportRows } from '../store/export.js';
 import { linkKinds, type FilterFlags, type LinkFilter, type LinkKind } from '../store/link-filter.js';
 import { deleteLinks, planDelete } from '../store/links.js';
-import { dbPath, isTty, withDb } from './context.js';
+import { dbPath, isTty, withDb, withReadDb } from './context.js';
 import { confirm } from './confirm.js';
 import { isPostgresUrl } from '../db/pg/url.js';
 import { holdCrawlLock } from './crawl-lock.js';
@@ -36,7 +36,7 @@ export function linksCommand(): Command {
       .option('--raw', "piped output: keep cells starting with = + - @ as they are (default: prefixed with ')")
       .action(async (flags: ListFlags, cmd: Command) => {
         const limit = parseLimit(flags.limit);
-        await withDb(cmd, (db) => list(db, kind, flags, limit));
+        await withReadDb(cmd, (db) => list(db, kind, flags, limit));
       });
   }
 
@@ -63,7 +63,7 @@ export function linksCommand(): Command {
         ? holdCrawlLock(dbPath(cmd), (pid) => `a crawl (pid ${pid}) is running on ${dbPath(cmd)}: stop it before deleting internal links (external and bad links can be deleted while it runs)`)
         : () => undefined;
     try {
-      await withDb(cmd, async (db) => remove(db, kind, readFilter(db, flags, kind), flags));
+      await withDb(cmd, async (db) => remove(db, kind, readFilter(db, flags, kind), flags), { mustExist: true });
     } finally {
       release();
     }

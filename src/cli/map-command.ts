@@ -5,7 +5,7 @@ import { mapXml } from '../map/map-xml.js';
 import { buildSiteMap } from '../map/site-map.js';
 import { readPageGraph } from '../store/page-graph.js';
 import { resolveSiteRef } from '../store/sites.js';
-import { withDb } from './context.js';
+import { withReadDb } from './context.js';
 import { writeWhole } from './write-file.js';
 
 const FORMATS: [RegExp, 'xml' | 'html' | 'json'][] = [[/\.xml$/i, 'xml'], [/\.html?$/i, 'html'], [/\.json$/i, 'json']];
@@ -22,7 +22,7 @@ export function mapCommand(): Command {
     .action(async (siteRef: string, file: string, _flags: object, cmd: Command) => {
       const format = file === '-' ? 'xml' : (FORMATS.find(([re]) => re.test(file))?.[1] ?? null);
       if (!format) throw new UsageError(`cannot tell the format of '${file}': use a .xml, .html or .json name, or '-'`);
-      const text = await withDb(cmd, (db) => {
+      const text = await withReadDb(cmd, (db) => {
         const site = resolveSiteRef(db, siteRef);
         if (!site) throw new UsageError(`no such site: '${siteRef}'`);
         const map = buildSiteMap(readPageGraph(db, site.id));

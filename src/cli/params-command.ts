@@ -8,7 +8,7 @@ import type { Db } from '../db/db.js';
 import { listParamRules, loadParamRules, removeParamRules, setParamRule } from '../store/param-rules.js';
 import { readSettings } from '../store/settings.js';
 import { listSites, resolveSiteRef, type Site } from '../store/sites.js';
-import { isTty, printJson, withDb } from './context.js';
+import { isTty, printJson, withDb, withReadDb } from './context.js';
 import { siteOption } from './filter-options.js';
 import { formatTable } from './table.js';
 
@@ -23,7 +23,7 @@ export function paramsCommand(): Command {
       if (typeof rule === 'string') throw new UsageError(rule);
       const p = checkedPath(path);
       if (param === '') throw new UsageError('the parameter name is empty');
-      await withDb(cmd, (db) => setParamRule(db, { siteId: site(db, ref).id, path: p, param, rule }));
+      await withDb(cmd, (db) => setParamRule(db, { siteId: site(db, ref).id, path: p, param, rule }), { mustExist: true });
     });
 
   params
@@ -32,7 +32,7 @@ export function paramsCommand(): Command {
     .option('--site <site>', 'only this site (id, URL or short name)')
     .option('--json', 'print JSON')
     .action(async (opts: { site?: string; json?: boolean }, cmd: Command) => {
-      await withDb(cmd, (db) => {
+      await withReadDb(cmd, (db) => {
         const rules = listParamRules(db, siteOption(db, opts.site));
         if (opts.json) {
           printJson(rules.map((r) => ({ site_id: r.siteId, path: r.path, param: r.param, rule: r.rule.kind, value: ruleArg(r.rule) })));
@@ -53,7 +53,7 @@ export function paramsCommand(): Command {
         const n = removeParamRules(db, site(db, ref).id, p, param ?? null);
         if (n === 0) throw new UsageError(`no rule for ${p}${param === undefined ? '' : ` parameter '${param}'`}`);
         process.stdout.write(`removed ${n}\n`);
-      });
+      }, { mustExist: true });
     });
 
   params
@@ -69,15 +69,15 @@ export function paramsCommand(): Command {
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`not an http(s) URL: '${raw}'`);
       url.hash = '';
-      await withDb(cmd, (db) => {
+      await withReadDb(cmd, (db) => {
         const s = readSettings(db);
         const identity = siteIdentity(url.hostname, s.scope);
         const owner = listSites(db).find((x) => siteIdentity(new URL(x.url).hostname, s.scope) === identity);
         if (!owner) throw new UsageError(`${url.href} is in none of the sites`);
         const rules = loadParamRules(db).get(owner.id);
-        const c = rules ? canonicalLink(url.href, rules, s.normalize) : null;
+        const c = rules ? canonicalLink(url.href, rules, s.normalize, s['session-ids']) : null;
         const result =
-          c === null ? { site_id: owner.id, ignored: false, url: url.href, key: urlKey(url, s.normalize), note: null }
+          c === null ? { site_id: owner.id, ignored: false, url: url.href, key: urlKey(url, s.normalize, s['session-ids']), note: null }
           : c.kind === 'kept' ? { site_id: owner.id, ignored: false, url: c.url, key: c.key, note: null }
           : { site_id: owner.id, ignored: true, url: url.href, key: null, note: c.note };
         if (opts.json) printJson(result);

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { readReport } from '../report/report-data.js';
 import { renderReport } from '../report/render-html.js';
-import { dbPath, withDb } from './context.js';
+import { dbPath, withReadDb } from './context.js';
 import { writeWhole } from './write-file.js';
 
 export function reportCommand(): Command {
@@ -17,7 +17,7 @@ export function reportCommand(): Command {
     .action(async (file: string, flags: { title: string; top: string }, cmd: Command) => {
       if (file !== '-' && !/\.html?$/i.test(file)) throw new UsageError(`the report is HTML: use a .html name or '-', got '${file}'`);
       if (!/^\d+$/.test(flags.top) || Number(flags.top) < 1) throw new UsageError(`--top must be an integer >= 1, got '${flags.top}'`);
-      const html = await withDb(cmd, (db) =>
+      const html = await withReadDb(cmd, (db) =>
         renderReport(readReport(db, { title: flags.title, database: basename(dbPath(cmd)), top: Number(flags.top), now: new Date() })),
       );
       if (file === '-') return void process.stdout.write(html);

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { hasTextIndex, searchPages } from '../store/search.js';
-import { isTty, withDb } from './context.js';
+import { isTty, withReadDb } from './context.js';
 import { parseLimit, siteOption } from './filter-options.js';
 import { writeRows, type RowOutput } from './row-output.js';
 
@@ -18,7 +18,7 @@ export function searchCommand(): Command {
     .action(async (query: string, flags: { site?: string; limit?: string; json?: boolean }, cmd: Command) => {
       const limit = parseLimit(flags.limit) ?? DEFAULT_HITS;
       if (query.trim() === '') throw new UsageError('the query is empty');
-      await withDb(cmd, async (db) => {
+      await withReadDb(cmd, async (db) => {
         const siteId = siteOption(db, flags.site);
         if (!hasTextIndex(db)) throw new BeebotError("no page text is indexed: run 'beebot config set index-text yes' before crawling");
         const hits = searchPages(db, query, { siteId, limit });

@@ -8,7 +8,7 @@ import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
 import { deleteSite, findDuplicate, insertSites, listSites, resolveSiteRef, type SeedInput } from '../store/sites.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
-import { isTty, printJson, withDb } from './context.js';
+import { isTty, printJson, withDb, withReadDb } from './context.js';
 import { formatTable } from './table.js';
 
 export function seedsCommand(): Command {
@@ -25,7 +25,7 @@ export function seedsCommand(): Command {
       if (!u) throw new UsageError(`not a usable http(s) URL: '${url}'`);
       await withDb(cmd, (db) => {
         checkNew(db, [{ url: u, ...opts }]);
-        const [id] = insertSites(db, [{ url: u, ...opts }], readSettings(db).normalize);
+        const [id] = insertSites(db, [{ url: u, ...opts }], readSettings(db).normalize, readSettings(db)['session-ids']);
         process.stdout.write(`${id}\n`);
       });
     });
@@ -51,7 +51,7 @@ export function seedsCommand(): Command {
           if (dup) skipped.push(`line ${r.line}: ${r.url.href} duplicates ${dup.url}`);
           else added.push(r);
         }
-        const ids = insertSites(db, added, settings.normalize);
+        const ids = insertSites(db, added, settings.normalize, settings['session-ids']);
         process.stdout.write(`added ${ids.length}, skipped ${skipped.length}\n`);
         for (const s of skipped) process.stdout.write(`skipped ${s}\n`);
       });
@@ -62,7 +62,7 @@ export function seedsCommand(): Command {
     .description('list the sites')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      await withDb(cmd, (db) => {
+      await withReadDb(cmd, (db) => {
         const sites = listSites(db);
         if (opts.json) {
           const pairs = externalLinksBySite(db);
@@ -93,7 +93,7 @@ export function seedsCommand(): Command {
         }
         deleteSite(db, site.id);
         process.stdout.write(`removed ${site.id} ${site.url}\n`);
-      });
+      }, { mustExist: true });
     });
   return seeds;
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { HostPoliteness } from '../store/politeness.js';
 import { readStatus } from '../store/status.js';
-import { isTty, printJson, withDb } from './context.js';
+import { isTty, printJson, withReadDb } from './context.js';
 import { formatTable } from './table.js';
 
 export function statusCommand(): Command {
@@ -10,7 +10,7 @@ export function statusCommand(): Command {
     .option('--json', 'print JSON (fields documented in the README)')
     .option('--wide', 'on a terminal: every column (internal, files, skipped, reward, politeness) and state reasons in the table')
     .action(async (opts: { json?: boolean; wide?: boolean }, cmd: Command) => {
-      await withDb(cmd, (db) => {
+      await withReadDb(cmd, (db) => {
         const st = readStatus(db);
         if (opts.json) return printJson(st);
         const tty = isTty();

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { readTrace } from '../store/trace.js';
-import { withDb } from './context.js';
+import { withReadDb } from './context.js';
 import { writeWhole } from './write-file.js';
 
 export function traceCommand(): Command {
@@ -11,7 +11,7 @@ export function traceCommand(): Command {
     .description("write each site's reward sequence in crawl order, and every pull, as JSON ('-' = stdout)")
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       if (file !== '-' && !/\.json$/i.test(file)) throw new UsageError(`trace files are JSON: use a .json name or '-', got '${file}'`);
-      await withDb(cmd, (db) => {
+      await withReadDb(cmd, (db) => {
         const text = JSON.stringify(readTrace(db)) + '\n';
         if (file === '-') return void process.stdout.write(text);
         writeWhole(file, text);

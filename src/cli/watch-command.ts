@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { siteOption } from './filter-options.js';
-import { dbPath, isTty, printJson, withDb } from './context.js';
+import { dbPath, isTty, printJson, withDb, withReadDb } from './context.js';
 import { interruptible } from './interruptible.js';
 import { parseResolve } from './crawl-command.js';
 import { parseUntil } from './refresh-command.js';
@@ -16,6 +17,7 @@ import { WatchStore } from '../watch/watch-store.js';
 import { formatDuration, parseDuration } from '../time/duration.js';
 import { groupKey, MIN_GROUP_ITEMS } from '../watch/groups.js';
 import { DAYS, historyEnd, modelReport } from '../watch/model-report.js';
+import { HISTORY_COLUMNS, readHistory } from '../watch/history-import.js';
 import { hitRate, learnedRules, meanDelay, runWatch, watchSchedules, type CheckEvent, type LearnedRule, type WatchSchedule, type WatchSummary } from '../watch/watcher.js';
 
 interface WatchFlags {
@@ -74,7 +76,7 @@ export function watchCommand(): Command {
         if (was && was.added === 'manual' && !store.isRemoved(page.id)) return void process.stdout.write(`already watched: ${page.url}\n`);
         store.add(page.id, groupKey(page.url), 'manual', Date.now());
         process.stdout.write(`watching ${page.url} (group ${groupKey(page.url)})\n`);
-      }),
+      }, { mustExist: true }),
     );
 
   watch
@@ -85,15 +87,20 @@ export function watchCommand(): Command {
         const page = findPage(db, url);
         if (!new WatchStore(db).remove(page.id, Date.now())) throw new UsageError(`not a watched hub: ${url}`);
         process.stdout.write(`no longer watching ${page.url}\n`);
-      }),
+      }, { mustExist: true }),
     );
+
+  watch
+    .command('import <file>')
+    .description(`replay a history of checks into the watch (a CSV file with a header row; columns ${HISTORY_COLUMNS.join(', ')}; see the README): the learned schedule then starts from it. A bad row refuses the file`)
+    .action(async (file: string, _o: unknown, cmd: Command) => importHistory(file, cmd));
 
   watch
     .command('list')
     .description('the watched hubs: group, how added, checks, items found, last and next check')
     .option('--json', 'JSON array')
     .action(async (o: { json?: boolean }, cmd: Command) =>
-      withDb(cmd, (db) => {
+      withReadDb(cmd, (db) => {
         const hubs = new WatchStore(db).list();
         if (shared(o, cmd, 'json')) {
           return printJson(hubs.map((h) => ({
@@ -116,7 +123,7 @@ export function watchCommand(): Command {
     .option('--min-group-items <n>', `the merging threshold (items in 30 days; default ${MIN_GROUP_ITEMS})`)
     .option('--json', 'JSON array')
     .action(async (o: { json?: boolean; minGroupItems?: string }, cmd: Command) =>
-      withDb(cmd, (db) => {
+      withReadDb(cmd, (db) => {
         const minGroupItems = parseCount(shared(o, cmd, 'minGroupItems') as string, '--min-group-items', 1);
         const now = historyEnd(db);
         const groups = modelReport(db, now, { minGroupItems });
@@ -148,16 +155,58 @@ export function watchCommand(): Command {
 
 /** A page of the crawl by its URL (any spelling with the same key). */
 function findPage(db: Db, url: string): { id: number; url: string } {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new UsageError(`not a URL: '${url}'`);
-  }
-  const mode = readSettings(db).normalize;
-  const p = pageWithKey(db, urlKey(u, mode));
+  if (!URL.canParse(url)) throw new UsageError(`not a URL: '${url}'`);
+  const p = pageOf(db, url);
   if (p) return p;
   throw new UsageError(`not a page of this crawl: ${url} (crawl its site first)`);
+}
+
+function pageOf(db: Db, url: string): { id: number; url: string } | undefined {
+  const s = readSettings(db);
+  return pageWithKey(db, urlKey(new URL(url), s.normalize, s['session-ids']));
+}
+
+/** `watch import`: past checks and items from a CSV file into the watch's tables, all or nothing. */
+async function importHistory(file: string, cmd: Command): Promise<void> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const release = holdRunLock(dbPath(cmd), (pid) => `a crawl, refresh or watch (pid ${pid}) is running on ${dbPath(cmd)}`);
+  try {
+    await withDb(cmd, (db) => {
+      holdPgRunLock(db, `a refresh or watch is running on ${dbPath(cmd)}`);
+      const store = new WatchStore(db);
+      const found = readHistory(text, (url) => {
+        const page = pageOf(db, url);
+        if (!page) return undefined;
+        const hub = store.hub(page.id);
+        return { id: page.id, group: hub?.group ?? groupKey(page.url), lastCheck: hub?.lastCheck ?? null };
+      }, Date.now());
+      if (!found.ok) {
+        const e = found.errors;
+        throw new UsageError(`nothing imported from ${file}: ${e.slice(0, 3).join('; ')}${e.length > 3 ? `; and ${e.length - 3} more` : ''}`);
+      }
+      let items = 0;
+      db.transaction(() => {
+        const now = Date.now();
+        for (const id of found.hubs) if (!store.hub(id) || store.isRemoved(id)) store.add(id, groupKey(store.pageUrl(id)!), 'manual', now);
+        for (const c of found.checks) {
+          const stored = store.storeItems(c.items);
+          items += stored;
+          store.logCheck({
+            hub: c.hub, at: c.at, action: c.items.length ? 'replace' : 'keep', httpStatus: null, newItems: stored, nextCheck: c.next,
+            schedule: 'imported', validators: { etag: null, lastModified: null },
+          });
+        }
+      })();
+      process.stdout.write(`imported ${found.checks.length} checks and ${items} items on ${found.hubs.length} hubs\n`);
+    });
+  } finally {
+    release();
+  }
 }
 
 function parseCount(v: string, option: string, min: number): number {

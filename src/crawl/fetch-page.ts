@@ -30,6 +30,8 @@ export interface FetchContext {
   denied?: (url: string) => Promise<string | null>;
   /** A refresh: the last fetch's validators, sent on the first request only (a redirect target is another page). */
   validators?: Validators;
+  /** Each request is being sent (after the host's politeness let it go): a re-check's time is the last one's. */
+  onSend?: () => void;
 }
 
 export interface Validators {
@@ -90,7 +92,10 @@ async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch, head
     const last = attempt >= ctx.retries || ctx.signal.aborted;
     let res: HttpResponse;
     try {
-      res = await ctx.gate.run(host, ctx.signal, () => httpGet(ctx.dispatcher, url, ctx.http, ctx.signal, 'page', ctx.http.maxBytes, headers));
+      res = await ctx.gate.run(host, ctx.signal, () => {
+        ctx.onSend?.();
+        return httpGet(ctx.dispatcher, url, ctx.http, ctx.signal, 'page', ctx.http.maxBytes, headers);
+      });
     } catch (err) {
       const transient = err instanceof FetchError && RETRYABLE.has(err.reason);
       if (transient || (err instanceof FetchError && err.reason === 'dns')) ctx.gate.failed(host);

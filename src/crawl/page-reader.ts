@@ -36,6 +36,8 @@ export interface ReadOptions {
   analyseIf?: (httpStatus: number | null) => boolean;
   /** sees an HTML body to be analysed, and its final URL, first */
   onBody?: (body: Uint8Array, url: string) => void;
+  /** a request is being sent (FetchContext.onSend) */
+  onSend?: () => void;
 }
 
 export interface PageRead {
@@ -104,7 +106,7 @@ export class PageReader {
     const denied = robots ? async (u: string) => ((await robots.verdict(u, both)).kind === 'allow' ? null : 'robots-denied') : undefined;
     const ctx: FetchContext = {
       dispatcher: this.dispatcher, http: this.http, gate: this.o.gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal: both, denied,
-      validators: r.validators,
+      validators: r.validators, onSend: r.onSend,
     };
     let f: PageFetch;
     let result: PullResult;

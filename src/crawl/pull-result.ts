@@ -42,8 +42,8 @@ export function toPullResult(
   // A fetch that failed on a later hop is the pulled page's failure, not the hop's.
   if (f.response && f.finalUrl !== page.url) {
     const keyOf = (url: string): string => {
-      const c = params ? canonicalLink(url, params, scope.mode) : null;
-      return c?.kind === 'kept' ? c.key : urlKey(new URL(url), scope.mode);
+      const c = params ? canonicalLink(url, params, scope.mode, scope.sessionIds) : null;
+      return c?.kind === 'kept' ? c.key : urlKey(new URL(url), scope.mode, scope.sessionIds);
     };
     const key = keyOf(f.finalUrl);
     if (key !== keyOf(page.url)) r.final = { url: f.finalUrl, key };
@@ -86,7 +86,7 @@ export function toPullResult(
     // Parameter rules first: a URL that names no content is ignored, one that does becomes its
     // canonical spelling, which the trap and file checks then see. No rules: nothing to do.
     if (params) {
-      const c = canonicalLink(l.url, params, scope.mode);
+      const c = canonicalLink(l.url, params, scope.mode, scope.sessionIds);
       if (c?.kind === 'ignored') {
         l.hold = { status: 'ignored', note: c.note };
         continue;

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { beginWrite } from './dialect.js';
+import { sameFile } from './db-file.js';
 
 /**
  * Group commit: a crawl's pages are written inside one open transaction that is committed every
@@ -15,15 +16,21 @@ export class GroupCommit {
   private timer: NodeJS.Timeout | null = null;
   /** A commit that failed on the timer: thrown at the next write, where the crawl can handle it. */
   private failure: unknown = null;
+  /** Throws once the SQLite file was deleted or replaced: a commit then would go nowhere. */
+  private stillThere: () => void;
+  private gone: unknown = null;
 
   constructor(
     private db: Db,
     private maxPages = 64,
     private maxMs = 200,
-  ) {}
+  ) {
+    this.stillThere = db.kind === 'sqlite' && db.name !== ':memory:' ? sameFile(db.name) : () => {};
+  }
 
   /** Run `f` as one atomic unit of the current group (opening one if none is open). */
   write<T>(f: () => T): T {
+    if (this.gone) throw this.gone;
     if (this.failure) {
       const err = this.failure;
       this.failure = null;
@@ -45,7 +52,16 @@ export class GroupCommit {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.gone) throw this.gone;
     if (!this.db.inTransaction) return;
+    try {
+      this.stillThere();
+    } catch (err) {
+      // Once gone, gone for good: every later write and flush says so, and the crawl stops.
+      this.gone = err;
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
     try {
       this.db.exec('COMMIT');
     } catch (err) {

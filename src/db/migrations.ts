@@ -378,4 +378,12 @@ export const migrations: string[] = [
   );
   CREATE INDEX watch_checks_hub ON watch_checks (hub_id, seq);
   `,
+  // Link keys leave session ids out (src/url/session-ids.ts). A database with fetched pages keeps
+  // them in its keys: under the new rule a resumed crawl would store again, under a second key,
+  // every page it has stored with a session id in its URL. New databases strip them.
+  `
+  INSERT INTO settings (key, value)
+    SELECT 'session-ids', 'keep' WHERE EXISTS (SELECT 1 FROM fetches)
+    ON CONFLICT (key) DO NOTHING;
+  `,
 ];

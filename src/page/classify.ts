@@ -1,12 +1,13 @@
 import { fetchUrl, hostKey, resolveHref, urlKey, type NormalizeMode } from '../url/url.js';
 import { siteIdentity, type Scope } from '../url/scope.js';
+import type { SessionIds } from '../url/session-ids.js';
 
 export type BadReason = 'empty' | 'javascript' | 'mailto' | 'tel' | 'data' | 'unparseable' | 'unsupported-scheme';
 export type Classified =
   | { kind: 'internal'; url: string; key: string }
   | { kind: 'external'; url: string; key: string; host: string }
   | { kind: 'bad'; raw: string; reason: BadReason };
-export interface SiteScope { identity: string; scope: Scope; mode: NormalizeMode }
+export interface SiteScope { identity: string; scope: Scope; mode: NormalizeMode; sessionIds?: SessionIds }
 
 // The WHATWG parser strips leading/trailing C0 controls and spaces and removes tab/LF/CR
 // anywhere, so '\x01java\nscript:' is a javascript: URL to a browser; check the same string.
@@ -24,6 +25,7 @@ export function classifyLink(href: string, base: string, site: SiteScope): Class
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     return { kind: 'bad', raw: href, reason: 'unsupported-scheme' };
   }
-  if (siteIdentity(u.hostname, site.scope) === site.identity) return { kind: 'internal', url: fetchUrl(u), key: urlKey(u, site.mode) };
-  return { kind: 'external', url: fetchUrl(u), key: urlKey(u, site.mode), host: hostKey(u.hostname) };
+  const key = urlKey(u, site.mode, site.sessionIds);
+  if (siteIdentity(u.hostname, site.scope) === site.identity) return { kind: 'internal', url: fetchUrl(u), key };
+  return { kind: 'external', url: fetchUrl(u), key, host: hostKey(u.hostname) };
 }

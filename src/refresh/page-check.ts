@@ -29,6 +29,11 @@ export interface CheckOutcome {
   linksGone: number;
   /** the page had never been read (a page a refresh found): `changed` is all it holds */
   firstRead: boolean;
+  /**
+   * When the request whose answer this is was sent (epoch ms; the check's start when none was):
+   * the page was as answered at some time after it, so the next check's interval starts here.
+   */
+  sentAt: number;
 }
 
 export interface CheckerOptions {
@@ -79,9 +84,10 @@ export class PageChecker {
   ): Promise<CheckOutcome | 'aborted'> {
     const before = this.before(page.id);
     const t0 = performance.now();
+    let sentAt = this.clock.now();
     const firstRead = before.status === 'queued';
-    const done = (o: Omit<CheckOutcome, 'ms' | 'firstRead'>, write: (rec: () => void) => void): CheckOutcome => {
-      const out = { ...o, firstRead, ms: Math.round(performance.now() - t0) };
+    const done = (o: Omit<CheckOutcome, 'ms' | 'firstRead' | 'sentAt'>, write: (rec: () => void) => void): CheckOutcome => {
+      const out = { ...o, firstRead, sentAt, ms: Math.round(performance.now() - t0) };
       write(() => record(out));
       return out;
     };
@@ -92,7 +98,7 @@ export class PageChecker {
       return done({ action: 'skipped', httpStatus: null, error: 'robots-denied', validators: old, bytes: 0, changed: 0, linksAdded: 0, linksGone: 0 }, plain);
     }
     // Only an answer whose links a refresh replaces is analysed.
-    const got = await this.reader.read(page, signal, { validators: old, analyseIf: (status) => refreshAction(status) === 'replace', onBody: read });
+    const got = await this.reader.read(page, signal, { validators: old, analyseIf: (status) => refreshAction(status) === 'replace', onBody: read, onSend: () => (sentAt = this.clock.now()) });
     if (got === 'abandoned') return 'aborted'; // nothing written: checked again on resume
     const { fetch: f, result: r } = got;
     const host = new URL(page.url).host;
@@ -108,7 +114,7 @@ export class PageChecker {
     // The validators in force next time: this answer's (a 304 may repeat them), else the old ones.
     const facts = f.response?.facts;
     const validators: Validators = action === 'retry' ? old : { etag: facts?.etag ?? (action === 'keep' ? old.etag : null), lastModified: facts?.lastModified ?? (action === 'keep' ? old.lastModified : null) };
-    const base = { action, httpStatus: status, error: f.error, validators, bytes: f.response?.body?.length ?? 0, firstRead };
+    const base = { action, httpStatus: status, error: f.error, validators, bytes: f.response?.body?.length ?? 0, firstRead, sentAt };
     if (action === 'replace') {
       // A page never read before is all new content.
       const was = firstRead ? { fingerprint: -1, textSize: 0 } : before;

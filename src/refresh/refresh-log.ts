@@ -1,11 +1,12 @@
 import type { Db } from '../db/db.js';
-import { countWhere, inJsonIds, typed } from '../db/dialect.js';
+import { inJsonIds, typed } from '../db/dialect.js';
 import { oneAtATime } from '../db/run-lock.js';
 import type { FrontierPage } from '../store/frontier.js';
 import type { Validators } from '../crawl/fetch-page.js';
 import type { CheckCost } from './check-cost.js';
 import type { ValueFunction } from './content-value.js';
 import type { Candidate, Planned, ScheduleName } from './schedules.js';
+import { observations } from './change-rate.js';
 
 /** What a refresh did with a page (refreshes.action; see src/refresh/action.ts), or 'skipped' (robots.txt). */
 export type RefreshLogAction = 'keep' | 'replace' | 'gone' | 'retry' | 'skipped';
@@ -93,6 +94,12 @@ export class RefreshLog {
       scent: db.prepare(`SELECT coalesce(scent, 0) FROM pages WHERE id = ?`).pluck(),
       setScent: db.prepare(`UPDATE pages SET scent = ? WHERE id = ?`),
       addScent: db.prepare(`UPDATE pages SET scent = coalesce(scent, 0) + ? WHERE id = ?`),
+      // every page's reads by the crawl, and its checks that got an answer: the change-rate history
+      reads: db.prepare(`SELECT page_id AS id, at FROM fetches WHERE at IS NOT NULL`),
+      checks: db.prepare(
+        `SELECT page_id AS id, at, CASE WHEN changed > 0 OR action = 'replace' THEN 1 ELSE 0 END AS x
+           FROM refreshes WHERE action IN ('keep', 'replace', 'gone') ORDER BY page_id, seq`,
+      ),
     };
   }
 
@@ -172,40 +179,39 @@ export class RefreshLog {
     const siteCond = sites === null ? '' : `AND ${inJsonIds(this.db, 'p.site_id', '@sites')}`;
     // PostgreSQL cannot tell the type of a parameter only tested for NULL: typed there.
     const [firstP, maxLevelP] = [typed(this.db, '@first', 'text'), typed(this.db, '@maxLevel', 'bigint')];
-    const xSum = countWhere(this.db, `changed > 0 OR action = 'replace'`);
-    // x, the checks that found a change: content changed, or the page re-read. A page already gone
-    // answering 404 again (changed 0) is no change, or change-rate would think dead pages change at
-    // every check and revisit them first. A page a refresh found was first read by a refresh: that
-    // read (the page's first row) is no re-check, so it counts in neither n nor x.
+    // A check's x: content changed, or the page re-read. A page already gone answering 404 again
+    // (changed 0) is no change, or change-rate would think dead pages change at every check and
+    // revisit them first. Checks that got no answer (retry, skipped) observed nothing.
     const rows = this.db.prepare(
       `SELECT p.id, p.status, p.bytes, p.scent, p.text_size AS textSize, p.fetched_at AS fetchedAt,
-              h.n, h.x, h.last, h.first,
-              (${firstP} IS NOT NULL AND p.found_at >= ${firstP} AND NOT EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = p.id)) AS byRefresh,
-              (SELECT changed > 0 OR action = 'replace' FROM refreshes WHERE seq = h.s0) AS x0
+              (SELECT max(at) FROM refreshes r WHERE r.page_id = p.id AND r.action IN ('keep', 'replace', 'gone')) AS last,
+              (${firstP} IS NOT NULL AND p.found_at >= ${firstP} AND NOT EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = p.id)) AS byRefresh
          FROM pages p
-         LEFT JOIN (SELECT page_id, count(*) AS n, ${xSum} AS x, max(at) AS last, min(at) AS first, min(seq) AS s0
-                      FROM refreshes WHERE action IN ('keep', 'replace', 'gone') GROUP BY page_id) h ON h.page_id = p.id
         WHERE (p.status IN (${statuses})
                OR (p.status = 'queued' AND ${firstP} IS NOT NULL AND p.found_at >= ${firstP} AND (${maxLevelP} IS NULL OR p.level <= ${maxLevelP})))
           ${siteCond}
         ORDER BY p.id`,
     ).all({ first, maxLevel, sites: sites === null ? null : JSON.stringify(sites) }) as {
       id: number; status: string; bytes: number | null; scent: number | null; textSize: number | null; fetchedAt: string | null;
-      n: number | null; x: number | null; last: string | null; first: string | null; byRefresh: number; x0: number | null;
+      last: string | null; byRefresh: number | boolean;
     }[];
+    const reads = new Map<number, number[]>();
+    for (const f of this.s.reads.all() as { id: number; at: string }[]) push(reads, f.id, Date.parse(f.at));
+    const checks = new Map<number, { at: number; changed: boolean }[]>();
+    for (const c of this.s.checks.all() as { id: number; at: string; x: number }[]) push(checks, c.id, { at: Date.parse(c.at), changed: Number(c.x) === 1 });
     return rows.map((r) => {
       const read = r.status !== 'queued';
       const last = r.last ?? r.fetchedAt;
-      const firstRead = r.byRefresh && r.n ? 1 : 0;
-      const from = r.fetchedAt !== null && r.first !== null && r.fetchedAt < r.first ? r.fetchedAt : r.first;
+      // A page a refresh found was first read by a refresh: that read is no re-check, it starts the history.
+      const own = checks.get(r.id) ?? [];
+      const [firstCheck, ...later] = own;
+      const history = r.byRefresh && firstCheck ? observations([firstCheck.at], later) : observations(reads.get(r.id) ?? [], own);
       return {
         id: r.id,
         bytes: read ? (r.bytes ?? 0) : null,
         scent: r.scent ?? 0,
         last: last === null ? null : Date.parse(last),
-        checks: Math.max(0, (r.n ?? 0) - firstRead),
-        changes: Math.max(0, (r.x ?? 0) - (firstRead && r.x0 ? 1 : 0)),
-        span: from !== null && last !== null ? Date.parse(last) - Date.parse(from) : 0,
+        history,
         textSize: r.textSize,
         unscented: r.scent === null,
       };
@@ -262,4 +268,10 @@ export class RefreshLog {
       r.bytes ?? null, r.ms ?? null, r.estMs ?? null, r.changed ?? null, r.linksAdded ?? null, r.linksGone ?? null, r.scent ?? null,
     );
   }
+}
+
+function push<T>(m: Map<number, T[]>, k: number, v: T): void {
+  const a = m.get(k);
+  if (a) a.push(v);
+  else m.set(k, [v]);
 }

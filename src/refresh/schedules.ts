@@ -1,4 +1,5 @@
 import { checkMs, type CheckCost } from './check-cost.js';
+import { changeRate, priorInterval, type Observation } from './change-rate.js';
 
 /**
  * Which pages an iteration checks, under its time budget (pure). `scent` is S.C.E.N.T.; the
@@ -17,11 +18,8 @@ export interface Candidate {
   scent: number;
   /** when it was last read or checked (ms); null: never */
   last: number | null;
-  /** re-checks so far, and how many of them found it changed */
-  checks: number;
-  changes: number;
-  /** ms from its first read to its last check: the time the checks cover */
-  span: number;
+  /** its check history: each re-check's interval since the read or check before, and whether it found a change */
+  history: readonly Observation[];
 }
 
 export interface Planned {
@@ -45,7 +43,9 @@ export interface PlanOptions {
 export function planIteration(cands: readonly Candidate[], schedule: ScheduleName | 'optimal', o: PlanOptions): Planned[] {
   const read = cands.filter((c) => c.bytes !== null);
   const meanBytes = read.length ? read.reduce((s, c) => s + c.bytes!, 0) / read.length : 0;
-  const key = priority(schedule, o);
+  const rank = priority(schedule, o, cands);
+  const keys = new Map(cands.map((c) => [c.id, rank(c)]));
+  const key = (c: Candidate) => keys.get(c.id)!;
   const order = [...cands].sort((x, y) => Number(y.bytes === null) - Number(x.bytes === null) || key(y) - key(x) || (x.last ?? -Infinity) - (y.last ?? -Infinity) || x.id - y.id);
   const plan: Planned[] = [];
   let spent = 0;
@@ -59,30 +59,26 @@ export function planIteration(cands: readonly Candidate[], schedule: ScheduleNam
 }
 
 /** Higher first; ties go to the page checked longest ago. */
-function priority(schedule: ScheduleName | 'optimal', o: PlanOptions): (c: Candidate) => number {
+function priority(schedule: ScheduleName | 'optimal', o: PlanOptions, cands: readonly Candidate[]): (c: Candidate) => number {
   const waited = (c: Candidate) => (c.last === null ? Infinity : Math.max(0, o.now - c.last));
   switch (schedule) {
     case 'scent':
       return (c) => c.scent;
     case 'uniform':
       return () => 0;
-    case 'change-rate':
-      // visits in proportion to the rate: the expected number of changes since the last check
-      return (c) => changeRate(c.checks, c.changes, c.span) * waited(c);
+    case 'change-rate': {
+      // visits in proportion to the rate: the expected number of changes since the last check.
+      // No rate is 0 (change-rate.ts), so a page's priority grows with its wait and none starves.
+      const prior = priorInterval(cands.map((c) => c.history), PRIOR_FALLBACK_MS);
+      return (c) => changeRate(c.history, prior) * waited(c);
+    }
     case 'optimal':
       return (c) => (o.frequencies?.get(c.id) ?? 0) * waited(c);
   }
 }
 
-/**
- * Cho & Garcia-Molina's estimator of a page's change rate from n checks of which X found a change,
- * over `span` ms: r = −ln((n − X + 0.5) / (n + 0.5)) changes per check interval. Unbiased where
- * X / n is not: a page found changed at every check may change many times between checks.
- */
-export function changeRate(n: number, x: number, span: number): number {
-  if (n <= 0 || span <= 0) return 0;
-  return -Math.log((n - x + 0.5) / (n + 0.5)) / (span / n);
-}
+/** The prior's interval before any page was re-checked: one day (every page shares it, so only the waits order them). */
+const PRIOR_FALLBACK_MS = 86_400_000;
 
 /**
  * Cho & Garcia-Molina's freshness-optimal check frequencies: maximise Σ w·F(λ, f), F(λ, f) =

@@ -1,6 +1,7 @@
 import { DEFAULTS, policyNames, type PolicyName } from '../bandit/registry.js';
 import { UsageError } from '../errors.js';
 import { defaultSkipExtensions, type SkipExtensions } from '../url/file-links.js';
+import type { SessionIds } from '../url/session-ids.js';
 import { rewardModes, type RewardMode } from '../bandit/reward.js';
 import type { Db } from '../db/db.js';
 
@@ -9,6 +10,7 @@ export interface Settings {
   'max-level': number;
   scope: 'host' | 'domain';
   normalize: 'standard' | 'paper';
+  'session-ids': SessionIds; // strip session ids from link keys (src/url/session-ids.ts); 'keep' for databases crawled before
   'user-agent': string;
   delay: number; // ms between two requests to one host
   concurrency: number;
@@ -54,6 +56,7 @@ export const defaults: Settings = {
   'max-level': 5,
   scope: 'host',
   normalize: 'standard',
+  'session-ids': 'strip',
   'user-agent': `beebot/${VERSION} (+https://example.org/beebot; contact: set with 'beebot config set user-agent')`,
   delay: 250,
   concurrency: 4,
@@ -120,6 +123,7 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'max-level': int(0),
   scope: oneOf('host', 'domain'),
   normalize: oneOf('standard', 'paper'),
+  'session-ids': oneOf('strip', 'keep'),
   'user-agent': text,
   delay: int(0),
   concurrency: int(1),

@@ -1,5 +1,6 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
 import { siteIdentity, type Scope } from '../url/scope.js';
+import type { SessionIds } from '../url/session-ids.js';
 import type { RewardMode } from '../bandit/reward.js';
 import type { Db } from '../db/db.js';
 import { returning } from '../db/dialect.js';
@@ -35,8 +36,8 @@ export function listSites(db: Db): Site[] {
 }
 
 /** Each site's scope (its identity under the scope setting, and the URL normalization), by site id. */
-export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize'>): Map<number, SiteScope> {
-  return new Map(listSites(db).map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }]));
+export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize' | 'session-ids'>): Map<number, SiteScope> {
+  return new Map(listSites(db).map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize, sessionIds: s['session-ids'] }]));
 }
 
 /** How many sites the store has. */
@@ -65,7 +66,7 @@ export function findDuplicate<T extends { url: string }>(sites: readonly T[], ur
 }
 
 /** Insert seeds and their start pages (level 0) in one transaction; returns the new ids. */
-export function insertSites(db: Db, seeds: readonly SeedInput[], mode: NormalizeMode): number[] {
+export function insertSites(db: Db, seeds: readonly SeedInput[], mode: NormalizeMode, sessionIds?: SessionIds): number[] {
   const site = db.prepare(
     `INSERT INTO sites (url, name, short, grp, added_at) VALUES (?, ?, ?, ?, ?)${returning(db, 'id')}`,
   );
@@ -76,7 +77,7 @@ export function insertSites(db: Db, seeds: readonly SeedInput[], mode: Normalize
         site.run(fetchUrl(s.url), s.name ?? null, s.short ?? null, s.group ?? null, new Date().toISOString())
           .lastInsertRowid,
       );
-      const key = urlKey(s.url, mode);
+      const key = urlKey(s.url, mode, sessionIds);
       const { dir, fp } = fingerprint(key);
       page.run(id, key, dir, fp, fetchUrl(s.url));
       return id;

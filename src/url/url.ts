@@ -1,3 +1,5 @@
+import { stripSessionIds, type SessionIds } from './session-ids.js';
+
 export type NormalizeMode = 'standard' | 'paper';
 
 /** Resolve href against base with the WHATWG parser (Node's URL) and drop the fragment; null if unparseable. */
@@ -30,9 +32,12 @@ export function fetchUrl(u: URL): string {
  *   the path, the root included: 'http://h/' → 'http://h', 'http://h/a/?q=1' → 'http://h/a?q=1',
  *   'http://h//' → 'http://h/'. The slash is taken from the path, never from the query, so
  *   '?next=/' keeps its value. The result is a key, not necessarily a fetchable spelling.
+ * Session ids (session-ids.ts) are left out of the key unless `sessionIds` is 'keep' (the
+ * `session-ids` setting of a database crawled before they were: its stored keys have them).
  */
-export function urlKey(u: URL, mode: NormalizeMode): string {
-  const s = withoutScheme(withoutWww(fetchUrl(u), u.hostname));
+export function urlKey(u: URL, mode: NormalizeMode, sessionIds: SessionIds = 'strip'): string {
+  const v = sessionIds === 'strip' ? stripSessionIds(u) : u;
+  const s = withoutScheme(withoutWww(fetchUrl(v), v.hostname));
   if (mode === 'standard') return s;
   // '?' is percent-encoded in userinfo and path, so the first one starts the query.
   const q = s.indexOf('?');

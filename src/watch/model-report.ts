@@ -36,8 +36,8 @@ export function modelReport(db: Db, now: number, opts: ForestOptions & { minGrou
     const d = models.data(g, now);
     const merged = d.keys.some((k) => k !== g);
     // No items, or not the hours cross-validation cuts into its folds (watching began within the
-    // last hours): nothing to fit yet, rather than an error.
-    if (d.items === 0 || d.rows.length < 5) return { group: g, keys: d.keys, merged, hubs: d.hubs, items: 0, since: d.since, r2: null, busiest: [] };
+    // last hours): nothing to fit yet, rather than an error. Its items are counted all the same.
+    if (d.items === 0 || d.rows.length < 5) return { group: g, keys: d.keys, merged, hubs: d.hubs, items: d.items, since: d.since, r2: null, busiest: [] };
     const v = validate(d.rows, opts);
     const week = RateModel.fit(d.rows, opts).week();
     const busiest = week

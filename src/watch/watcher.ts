@@ -166,11 +166,15 @@ export async function runWatch(db: Db, o: WatchOptions): Promise<WatchSummary> {
     const r = await checker.check(
       hub, validators, o.signal,
       (c) => {
-        const at = clock.now();
-        const found = c.action === 'replace' ? store.newItems(hub.id, since, new Date(at).toISOString()) : [];
-        const items: StoredItem[] = prev === null || !(prev < at) ? [] : found.map((it) => {
+        // The hub was as answered at some time between sending the request and reading the answer:
+        // an item first seen now appeared after the last check's request was sent (prev) and by
+        // the time this answer was read; the next check's interval starts at this request.
+        const at = c.sentAt;
+        const answered = clock.now();
+        const found = c.action === 'replace' ? store.newItems(hub.id, since, new Date(answered).toISOString()) : [];
+        const items: StoredItem[] = prev === null || !(prev < answered) ? [] : found.map((it) => {
           const published = times?.get(timeKey(it.url)) ?? (it.kind === 'page' ? dateFromUrl(it.url) : null);
-          return { ...it, hub: hub.id, group: hub.group, found: at, ...appearance(prev, at, published) };
+          return { ...it, hub: hub.id, group: hub.group, found: answered, ...appearance(prev, answered, published) };
         });
         const stored = store.storeItems(items);
         let schedule: string = o.schedule;

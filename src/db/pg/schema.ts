@@ -27,7 +27,7 @@
  * - SQLite-only migration steps (the data rewrites of older databases) have no counterpart: a
  *   PostgreSQL database starts at the current layout.
  */
-export const PG_SCHEMA_VERSION = 12;
+export const PG_SCHEMA_VERSION = 13;
 
 export const pgSchema: readonly string[] = [
   `CREATE TABLE settings (

@@ -1,0 +1,149 @@
+// The database file itself: deleted under a running crawl, damaged before one, in a directory or on
+// a file system this process cannot write, or not there at all. Real CLI, real files; the read-only
+// file system is a read-only bind mount in a private mount namespace (`unshare -m`, root), the
+// read-only directory is one the CLI, run as `nobody` (setpriv), may not write.
+import { chmodSync, copyFileSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLoopback } from '../fixtures/listen.js';
+import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
+import { beebot, tempDir } from './helpers/cli.js';
+import { crawlFixture } from './helpers/fixture-db.js';
+import { rows } from './helpers/read-db.js';
+
+let web: FixtureWeb;
+let tmp: ReturnType<typeof tempDir>;
+let db: string;
+
+beforeAll(async () => {
+  web = await startFixtureWeb();
+  tmp = tempDir();
+  chmodSync(tmp.dir, 0o755); // the read-only directory's user must reach it
+  db = join(tmp.dir, 'fixture.db');
+  await crawlFixture(web, tmp.dir, db);
+});
+afterAll(async () => {
+  await web?.close();
+  tmp?.cleanup();
+});
+
+/** A copy of the crawled fixture database, alone in a new directory. */
+function copyOf(name: string): { dir: string; file: string } {
+  const dir = join(tmp.dir, name);
+  mkdirSync(dir);
+  const file = join(dir, 'c.db');
+  copyFileSync(db, file);
+  return { dir, file };
+}
+
+/** Every command that only reads, with arguments that read the whole fixture crawl. */
+const readers = (dir: string): string[][] => [
+  ['status'], ['status', '--json'], ['seeds', 'list'], ['config', 'get'], ['links', 'external'], ['hosts'], ['export', '-'],
+  ['export', join(dir, 'out.csv')], ['report', join(dir, 'r.html')], ['map', '1', join(dir, 'm.xml')],
+  ['trace', 'export', '-'], ['params', 'list'], ['params', 'test', 'http://thin.test/'], ['watch', 'list'], ['watch', 'model'],
+];
+
+describe('a database deleted under a running crawl', () => {
+  it('stops the crawl with one line, exit 1', async () => {
+    // An endless site: page n links to 2n and 2n+1.
+    const server = createServer((req, res) => {
+      const n = Number(/^\/p(\d+)$/.exec(req.url ?? '')?.[1] ?? 1);
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<a href="/p${2 * n}">a</a> <a href="/p${2 * n + 1}">b</a> <a href="https://ext${n}.example/">x</a>`);
+    });
+    const port = await listenLoopback(server);
+    try {
+      const { file } = copyOf('deleted');
+      const seeded = await beebot(['seeds', 'add', `http://endless.test:${port}/p1`], { db: file });
+      expect(seeded.code, seeded.stderr).toBe(0);
+      const crawl = beebot(['crawl', '--delay', '20', '--resolve', `endless.test:${port}:127.0.0.1`], { db: file, env: { CI: '1' } });
+      let lines = 0;
+      await new Promise<void>((resolve) => crawl.child.stderr!.on('data', (d: string) => (lines += String(d).split('\n').length - 1) >= 10 && resolve()));
+      unlinkSync(file);
+      const r = await crawl;
+      const last = r.stderr.trimEnd().split('\n').filter((l) => l.startsWith('beebot:'));
+      expect(last).toEqual([expect.stringMatching(/^beebot: database .*c\.db was deleted while in use; stopped/)]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('a damaged database', () => {
+  it('is refused at crawl start with one line, exit 1, and not written to', async () => {
+    const { file } = copyOf('corrupt');
+    // Zero a page of external_links' unique index, as a failing disk would.
+    const [index] = rows<{ name: string }>(file, "SELECT name FROM pragma_index_list('external_links') WHERE \"unique\" = 1");
+    const [{ rootpage }] = rows<{ rootpage: number }>(file, 'SELECT rootpage FROM sqlite_master WHERE name = ?', index!.name) as [{ rootpage: number }];
+    const [{ page_size: size }] = rows<{ page_size: number }>(file, 'PRAGMA page_size') as [{ page_size: number }];
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(size), 0, size, (rootpage - 1) * size);
+    closeSync(fd);
+    const before = (await beebot(['status', '--json'], { db: file })).stdout;
+    for (const args of [['crawl', '--budget', '1000'], ['crawl', '--refresh']]) {
+      const r = await beebot([...args, '--delay', '0', ...web.resolveArgs()], { db: file });
+      expect(r.stderr, args.join(' ')).toMatch(/^beebot: database .*c\.db is corrupt \(.*\); not writing to it[^\n]*\n$/);
+      expect(r.code, args.join(' ')).toBe(1);
+    }
+    expect((await beebot(['status', '--json'], { db: file })).stdout).toBe(before);
+  });
+});
+
+describe('a database this process cannot write', () => {
+  const asNobody = ['setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups', '--'];
+  /** `nobody` may read the directory and the database, not write either. */
+  function readOnlyDir(name: string): { dir: string; file: string } {
+    const c = copyOf(name);
+    const out = join(c.dir, 'out');
+    mkdirSync(out);
+    chmodSync(out, 0o777); // where file outputs go
+    chmodSync(c.file, 0o644);
+    chmodSync(c.dir, 0o755);
+    return c;
+  }
+  const roMount = (dir: string): string[] => ['unshare', '-m', '--', 'sh', '-c', 'mount --bind -o ro "$RO" "$RO" && exec "$@"', 'sh'];
+
+  for (const [where, setup, prefix] of [
+    ['a read-only directory', readOnlyDir, () => asNobody],
+    ['a read-only file system', (n: string) => copyOf(n), roMount],
+  ] as const) {
+    it(`in ${where}: every read command reads it, and writers say "read-only" in one line, exit 1`, async () => {
+      const { dir, file } = setup(where.replace(/ /g, '-'));
+      const outDir = join(tmp.dir, `${where.replace(/ /g, '-')}-out`);
+      mkdirSync(outDir);
+      chmodSync(outDir, 0o777);
+      const env = { RO: dir };
+      const all = readers(outDir);
+      const results = await Promise.all(all.map((args) => beebot(args, { db: file, prefix: prefix(dir), env })));
+      results.forEach((r, i) => {
+        expect(r.stderr, all[i]!.join(' ')).toBe('');
+        expect(r.code, all[i]!.join(' ')).toBe(0);
+      });
+      const status = await beebot(['status', '--json'], { db: file, prefix: prefix(dir), env });
+      expect(JSON.parse(status.stdout).totals.pages_fetched).toBeGreaterThan(10);
+      for (const args of [['seeds', 'add', 'http://new.test/'], ['config', 'set', 'delay', '5'], ['crawl', '--delay', '0'], ['links', 'delete', 'external', '--all', '--yes']]) {
+        const r = await beebot(args, { db: file, prefix: prefix(dir), env });
+        expect(r.stderr, args.join(' ')).toMatch(/^beebot: [^\n]*read-only[^\n]*\n$/);
+        expect(r.code, args.join(' ')).toBe(1);
+      }
+      expect(readdirSync(dir).sort()).toEqual(['c.db', ...(where.includes('directory') ? ['out'] : [])]);
+    }, 240_000);
+  }
+});
+
+describe('a folder with no database', () => {
+  it('read commands say "no database here" with the path, exit 1, and create nothing', async () => {
+    const dir = join(tmp.dir, 'empty');
+    mkdirSync(dir);
+    const file = join(dir, 'beebot.db');
+    const all = [...readers(dir), ['search', 'university'], ['links', 'delete', 'external', '--all', '--yes'], ['seeds', 'remove', '1', '--yes'], ['check', '1']];
+    const results = await Promise.all(all.map((args) => beebot(args, { db: file })));
+    results.forEach((r, i) => {
+      expect(r.stderr, all[i]!.join(' ')).toBe(`beebot: no database here: ${file} does not exist (seeds add creates one)\n`);
+      expect(r.code, all[i]!.join(' ')).toBe(1);
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  }, 240_000);
+});
