@@ -3,6 +3,7 @@ import { sharedByWorkers, type Db, type RunResult, type Statement } from '../db/
 import type { FrontierPage } from './frontier.js';
 import { fingerprint } from '../url/key-hash.js';
 import { GroupCommit } from '../db/group-commit.js';
+import { retryWhole } from '../db/lost-connection.js';
 import { KnownExternal } from './known-external.js';
 import type { FoundLinks, Hold } from '../page/found-links.js';
 import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult, type SkipStatus } from './pull-record.js';
@@ -103,14 +104,17 @@ export class PullWriter {
     return this.rereadOnFailure(() => this.write(r));
   }
 
+  /** A page's write, run again whole when the connection was lost under it (PostgreSQL). */
   private rereadOnFailure(f: () => Committed): Committed {
-    try {
-      return f();
-    } catch (err) {
-      // The page's savepoint rolled back: what it marked known is not stored. Read it again.
-      this.known = new KnownExternal(this.db);
-      throw err;
-    }
+    return retryWhole(() => {
+      try {
+        return f();
+      } catch (err) {
+        // The page's savepoint rolled back: what it marked known is not stored. Read it again.
+        this.known = new KnownExternal(this.db);
+        throw err;
+      }
+    });
   }
 
   /**
@@ -125,7 +129,7 @@ export class PullWriter {
   /** A refresh found the page gone (404/410): marked, with its outgoing links. Returns how many links went. */
   gone(pageId: number, alsoWrite: (h: LinkChanges) => void): number {
     const s = this.s;
-    return this.group.write(() => {
+    return retryWhole(() => this.group.write(() => {
       const at = new Date(this.now()).toISOString();
       const prev = s.lastSeen.get(pageId) as string | null;
       s.gonePage.run(GONE, at, pageId);
@@ -133,7 +137,7 @@ export class PullWriter {
       const n = s.goneEdges.run(at, prev, pageId, '[]').changes + s.goneExternal.run(at, prev, pageId, '[]').changes + s.goneBad.run(at, prev, pageId, '[]').changes;
       alsoWrite({ linksAdded: 0, linksGone: n });
       return n;
-    });
+    }));
   }
 
   /**
