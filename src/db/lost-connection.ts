@@ -10,8 +10,9 @@ import type { Db } from './db-types.js';
 export const RECONNECT_MS = 60_000;
 
 /**
- * A transaction the server dropped with its connection: nothing of it was applied. The connection
- * is open again when this is thrown; whoever began the transaction runs it again, whole.
+ * A transaction the server dropped: with its connection, or to break a deadlock between workers
+ * (40P01) or a serialization failure (40001). Nothing of it was applied, and the connection is
+ * open (again) when this is thrown; whoever began the transaction runs it again, whole.
  */
 export class TransactionLost extends Error {
   constructor(readonly why: string) {
@@ -42,6 +43,9 @@ export function retryWhole<T>(f: () => T): T {
 export function connectionLost(transactionStatus: number, sqlState: string): boolean {
   return transactionStatus === 4 || sqlState.startsWith('08') || /^57P0[123]$/.test(sqlState);
 }
+
+/** A deadlock the server broke or a serialization failure: the transaction is lost, running it again may pass. */
+export const transactionBroken = (sqlState: string): boolean => sqlState === '40P01' || sqlState === '40001';
 
 /** The pauses between attempts to connect again: 100 ms, doubling, at most 2 s. */
 export function reconnectPause(attempt: number): number {

@@ -198,10 +198,31 @@ export class PullWriter {
         else s.edge.run(page.id, target.id, null);
         w.contentId = target.id;
         w.level = Math.min(target.level, page.level);
+        if (target.level > page.level) this.lower(target.id, page.level, page.id);
       }
     }
     const print = r.print ?? null;
     s.content.run(r.status, w.level, print?.fingerprint ?? null, print?.textSize ?? null, r.bytes, w.at, w.contentId);
+    // Read back: a link found meanwhile (another worker, this one's other sites) may have raised the
+    // page while it was in flight, and its links are one level below where it is now.
+    w.level = s.levelOf.get(w.contentId) as number;
+  }
+
+  /**
+   * Levels stay breadth-first levels whatever order pages were fetched in (concurrency, a parent
+   * in flight or fetched again after a failure): page `id` found at `level` from `on` moves up,
+   * and so do, one level below it, the external links it holds and the pages it links, as far
+   * as they go (a queued page moved within max-level is fetched in its turn).
+   */
+  private lower(id: number, level: number, on: number): void {
+    const s = this.s;
+    const todo: [number, number, number][] = [[id, level, on]];
+    for (let next; (next = todo.pop()); ) {
+      const [page, at, from] = next;
+      if (s.lower.run(at, from, page, at).changes === 0) continue;
+      s.lowerExternal.run(at, page, at);
+      for (const [child, childLevel] of s.deeperChildren.all(page) as [number, number][]) todo.push([child, childLevel, page]);
+    }
   }
 
   /** Links of an off-site redirect belong to the pulled page; links in content to the content page. */
@@ -251,7 +272,7 @@ export class PullWriter {
       if (seen) {
         addEdge(linked, seen[0], l.anchor);
         // Stored already (most links are): only a shallower level changes anything.
-        if (seen[1] > level + 1 && !l.hold) s.raise.run({ site: siteId, dir, fp, level: level + 1, on: contentId });
+        if (seen[1] > level + 1 && !l.hold) this.lower(seen[0], level + 1, contentId);
         continue;
       }
       const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
@@ -292,6 +313,7 @@ export class PullWriter {
       const { dir, fp } = fingerprint(l.key);
       const row = s.pageState.get(siteId, dir, fp) as Row | undefined;
       if (row) addEdge(linked, row.id, l.anchor);
+      if (row && row.status !== 'queued' && row.level > level + 1 && !l.hold) this.lower(row.id, level + 1, contentId);
       if (row ? row.status !== 'queued' || l.hold : false) continue;
       if (!row) {
         const hold = l.hold ?? this.queryTrap(siteId, l.key);

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { BeebotError } from '../../errors.js';
 import type { Db, RunResult, Statement } from '../db-types.js';
 import { countDbWait } from '../db-wait.js';
-import { connectionLost, RECONNECT_MS, reconnectPause, retryWhole, sleepSync, TransactionLost } from '../lost-connection.js';
+import { connectionLost, RECONNECT_MS, reconnectPause, retryWhole, sleepSync, transactionBroken, TransactionLost } from '../lost-connection.js';
 import { toPositional } from './placeholders.js';
 
 /**
@@ -102,11 +102,9 @@ export class PgDb implements Db {
     const PQ = loadLibpq();
     this.pq = new PQ();
     try {
-      this.pq.connectSync(url);
-    } catch {
-      const why = firstLine(this.pq.errorMessage()) || 'connection failed';
-      this.pq.finish();
-      throw new BeebotError(`cannot connect to PostgreSQL at ${name}: ${why}`);
+      this.pq.connectSync(url); // on failure it closes the connection and throws libpq's message
+    } catch (err) {
+      throw new BeebotError(`cannot connect to PostgreSQL at ${name}: ${firstLine((err as Error).message) || 'connection failed'}`);
     }
     this.exec(SESSION);
   }
@@ -160,7 +158,12 @@ export class PgDb implements Db {
         try {
           return f();
         } catch (err) {
-          if (!(err instanceof PgError) || !connectionLost(this.pq.transactionStatus(), err.code)) throw err;
+          if (!(err instanceof PgError)) throw err;
+          if (inTransaction && transactionBroken(err.code)) {
+            this.pq.exec('ROLLBACK'); // the server aborted it: none of it stays
+            throw new TransactionLost(err.message);
+          }
+          if (!connectionLost(this.pq.transactionStatus(), err.code)) throw err;
           this.reconnect(err.message);
           if (inTransaction) throw new TransactionLost(err.message);
         }
@@ -189,9 +192,8 @@ export class PgDb implements Db {
       const pq = new PQ();
       try {
         pq.connectSync(this.url);
-      } catch {
-        last = firstLine(pq.errorMessage()) || 'connection failed';
-        this.retire(pq);
+      } catch (err) {
+        last = firstLine((err as Error).message) || 'connection failed';
         continue;
       }
       this.pq = pq;
