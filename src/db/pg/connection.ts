@@ -182,13 +182,14 @@ export class PgDb implements Db {
     const until = performance.now() + this.reconnectMs;
     let last = why.replace(/ \(in: .*$/, '');
     for (let attempt = 0; ; attempt++) {
-      const pause = reconnectPause(attempt);
-      if (performance.now() + pause > until) {
-        this.pq = new PQ(); // never connected: its transaction status is UNKNOWN
-        this.gone = new BeebotError(`lost the connection to PostgreSQL at ${this.name} and could not connect again within ${Math.round(this.reconnectMs / 1000)} s (${last})`);
+      const left = until - performance.now();
+      if (left <= 0) {
+        this.open = false; // its connection is closed already
+        const within = this.reconnectMs % 1000 === 0 ? `${this.reconnectMs / 1000} s` : `${this.reconnectMs} ms`;
+        this.gone = new BeebotError(`lost the connection to PostgreSQL at ${this.name} and could not connect again within ${within} (${last})`);
         throw this.gone;
       }
-      sleepSync(pause);
+      sleepSync(Math.min(reconnectPause(attempt), left));
       const pq = new PQ();
       try {
         pq.connectSync(this.url);
