@@ -1,24 +1,28 @@
 // Levels stay breadth-first levels whatever order the pages were fetched in: a page first found on
 // a deeper path (its real parent in flight, or failed and fetched later) moves up when the parent
 // is stored, and its fetched descendants and their external links follow. On both stores.
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLoopback } from '../fixtures/listen.js';
 import { openDb, type Db } from '../src/db/db.js';
 import { Frontier } from '../src/store/frontier.js';
 import type { PullResult } from '../src/store/pull-record.js';
 import { PullWriter } from '../src/store/pull-writer.js';
 import { insertSites } from '../src/store/sites.js';
 import { urlKey } from '../src/url/url.js';
-import { tempDir } from './helpers/cli.js';
+import { beebot, tempDir, type CliResult } from './helpers/cli.js';
+import { crawlTables } from './helpers/crawl-tables.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 
 const tmp = tempDir();
 let cluster: PgCluster;
+let site: { port: number; close: () => Promise<void> };
 beforeAll(async () => {
-  cluster = await startPostgres();
+  [cluster, site] = await Promise.all([startPostgres(), serveSlowParent()]);
 }, 120_000);
 afterAll(async () => {
-  await cluster?.stop();
+  await Promise.all([cluster?.stop(), site?.close()]);
   tmp.cleanup();
 });
 
@@ -81,4 +85,61 @@ describe('breadth-first levels after an out-of-order crawl', () => {
       }
     }, 60_000);
   }
+});
+
+/**
+ * One site on two hosts (scope domain): a.levels.test's start page links its slow /slow (answered
+ * after 2 s), which links b's /x, and b's /a, the head of a chain /a → /b → /c → /x → /y → /z. Two
+ * workers: while one waits for /slow, the other walks the chain and finds /x three levels down.
+ */
+async function serveSlowParent(): Promise<{ port: number; close: () => Promise<void> }> {
+  const b = (path: string) => `http://b.levels.test:${port}${path}`;
+  const pages: Record<string, () => string> = {
+    'a.levels.test/': () => `<a href="/slow">slow</a> <a href="${b('/a')}">a</a>`,
+    'a.levels.test/slow': () => `<a href="${b('/x')}">x</a>`,
+    'b.levels.test/a': () => '<a href="/b">b</a>',
+    'b.levels.test/b': () => '<a href="/c">c</a>',
+    'b.levels.test/c': () => '<a href="/x">x</a>',
+    'b.levels.test/x': () => '<a href="/y">y</a> <a href="http://out.example/x">out</a>',
+    'b.levels.test/y': () => '<a href="/z">z</a>',
+    'b.levels.test/z': () => 'the end',
+  };
+  let port = 0;
+  const server = createServer((req, res) => {
+    const page = pages[`${(req.headers.host ?? '').replace(/:\d+$/, '')}${new URL(req.url ?? '/', 'http://x').pathname}`];
+    if (!page) return void res.writeHead(404).end();
+    setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(page()), req.url === '/slow' ? 2000 : 0);
+  });
+  port = await listenLoopback(server);
+  return { port, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+describe('breadth-first levels under concurrency', () => {
+  const crawlArgs = (concurrency: number) => [
+    'crawl', '--budget', 'none', '--delay', '0', '--concurrency', String(concurrency),
+    ...['a', 'b'].flatMap((h) => ['--resolve', `${h}.levels.test:${site.port}:127.0.0.1`]),
+  ];
+  const ok = async (run: Promise<CliResult>) => {
+    const r = await run;
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
+  };
+  const prepare = async (db: string) => {
+    await ok(beebot(['seeds', 'add', `http://a.levels.test:${site.port}/`], { db }));
+    await ok(beebot(['config', 'set', 'scope', 'domain'], { db }));
+  };
+
+  it('two PostgreSQL workers, one held up by a slow parent: the levels, links and edges of a --concurrency 1 crawl', async () => {
+    const one = join(tmp.dir, 'one.db');
+    await prepare(one);
+    await ok(beebot(crawlArgs(1), { db: one }));
+    const expected = crawlTables(one);
+    expect(expected.internal.filter((p) => p.includes('/x ') || p.includes('/z '))).toEqual([
+      `http://b.levels.test:${site.port}/x done 2`, `http://b.levels.test:${site.port}/z done 4`,
+    ]);
+
+    const db = await createDatabase(cluster);
+    await prepare(db);
+    await Promise.all([ok(beebot(crawlArgs(1), { db })), ok(beebot(crawlArgs(1), { db }))]);
+    expect(crawlTables(db)).toEqual(expected);
+  }, 120_000);
 });
