@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { startBenchWeb, type BenchWeb, type Served } from '../bench/web-server.js';
 import type { WebConfig } from '../bench/web.js';
 import { openDb } from '../src/db/db.js';
+import { crawlTables } from './helpers/crawl-tables.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 
@@ -44,23 +45,7 @@ async function prepare(db: string): Promise<void> {
   await ok(beebot(['config', 'set', 'page-timeout', '3000'], { db }));
 }
 
-/** The crawl's result as sets the user counts: pages by URL and status, links by page and target. */
-function tables(target: string) {
-  const db = openDb(target, { readonly: true });
-  const col = (sql: string) => (db.prepare(sql).raw().all() as unknown[][]).map((r) => r.join(' ')).sort();
-  try {
-    return {
-      internal: col(`SELECT p.url, p.status, p.level, f.url FROM pages p LEFT JOIN pages f ON f.id = p.found_on`).map((r) => r.split(' ').slice(0, 3).join(' ')),
-      external: col(`SELECT p.url, e.key, e.host, e.anchor FROM external_links e JOIN pages p ON p.id = e.page_id`),
-      bad: col(`SELECT p.url, b.raw, b.reason FROM bad_links b JOIN pages p ON p.id = b.page_id`),
-      edges: col(`SELECT s.url, d.url FROM edges e JOIN pages s ON s.id = e.src JOIN pages d ON d.id = e.dst`),
-      fetchedTwice: col(`SELECT page_id FROM fetches GROUP BY page_id HAVING count(*) > 1`),
-      pulls: (db.prepare('SELECT count(*) FROM fetches').pluck().get() as number),
-    };
-  } finally {
-    db.close();
-  }
-}
+const tables = crawlTables;
 
 /** Requests for pages (robots.txt once per worker is allowed) per host, by the server's clock. */
 function served(from: number): Served[] {

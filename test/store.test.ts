@@ -108,6 +108,7 @@ describe('PullWriter', () => {
       // a level-3 page finds /deep (level 4), then the start page finds it again (level 1)
       w.commit(pullOf(1, 'https://a.example/', ['https://a.example/x'], 0));
       const x = d.prepare("SELECT id FROM pages WHERE key = 'http://a.example/x'").pluck().get() as number;
+      d.prepare('UPDATE pages SET level = 3 WHERE id = ?').run(x);
       w.commit(pullOf(x, 'https://a.example/x', ['https://a.example/deep', 'https://a.example/deep'], 3));
       expect(levelOf('http://a.example/deep')).toBe(4);
       d.prepare("UPDATE pages SET status = 'queued' WHERE id = 1").run();

@@ -3,6 +3,7 @@ import type { Policy } from '../bandit/policy.js';
 import { randomFor } from '../bandit/random.js';
 import type { Rewards } from '../bandit/reward.js';
 import { sharedByWorkers, type Db } from '../db/db.js';
+import { keepReconnecting } from '../db/lost-connection.js';
 import { Topic } from '../focus/topic.js';
 import { termCounts } from '../focus/terms.js';
 import type { FrontierPage } from '../store/frontier.js';
@@ -86,6 +87,7 @@ export interface CrawlSummary {
 export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const started = Date.now();
   const s = o.settings;
+  keepReconnecting(db, s['db-reconnect']);
   // The sites' reward sums follow the mode in force (a database may change it between runs).
   recountRewards(db, s.reward);
   // A focused crawl scores every page against the topic, whatever the order (bfs too: its harvest rate is measured).

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Db } from '../db/db.js';
+import { dbWaitMs } from '../db/db-wait.js';
 import { createAnalyser, type Analyser } from '../page/analyser.js';
 import type { SiteScope } from '../page/classify.js';
 import type { SiteParamRules } from '../params/rules.js';
@@ -8,6 +9,7 @@ import { loadParamRules } from '../store/param-rules.js';
 import type { PullResult } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
 import { siteScopes } from '../store/sites.js';
+import { PageDeadline } from './page-deadline.js';
 import { fetchPage, type FetchContext, type PageFetch, type Validators } from './fetch-page.js';
 import type { HostGate } from './host-gate.js';
 import { createDispatcher, httpOptions, type HttpOptions } from './http.js';
@@ -96,11 +98,7 @@ export class PageReader {
     const s = this.o.settings;
     const scope = this.scopes.get(page.siteId)!;
     const t0 = performance.now();
-    // Not AbortSignal.timeout(): inside AbortSignal.any() Node 20 may garbage-collect it before it
-    // fires (nodejs/node#57736), and a page trickling a byte a second then never times out.
-    // The timer holds this controller, so the deadline holds.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DOMException('page timeout', 'TimeoutError')), s['page-timeout']);
+    const deadline = new PageDeadline(s['page-timeout'], dbWaitMs);
     const both = AbortSignal.any([signal, deadline.signal]);
     const robots = this.robotsTxt;
     const denied = robots ? async (u: string) => ((await robots.verdict(u, both)).kind === 'allow' ? null : 'robots-denied') : undefined;
@@ -130,7 +128,7 @@ export class PageReader {
       f = { hops: [], response: null, finalUrl: page.url, offsite: null, error: 'page-timeout', retries: 0 };
       result = failed(page, 'page-timeout');
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
     return { fetch: f, result, timedOut, ms: performance.now() - t0 };
   }

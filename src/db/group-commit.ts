@@ -42,10 +42,16 @@ export class GroupCommit {
       this.timer = setTimeout(() => this.flushOnTimer(), this.maxMs);
       this.timer.unref();
     }
-    // Inside an open transaction better-sqlite3 runs this as a savepoint.
-    const out = this.db.transaction(f)();
-    if (++this.pages >= this.maxPages) this.flush();
-    return out;
+    try {
+      // Inside an open transaction better-sqlite3 runs this as a savepoint.
+      const out = this.db.transaction(f)();
+      if (++this.pages >= this.maxPages) this.flush();
+      return out;
+    } catch (err) {
+      // The group is gone with a lost connection (lost-connection.ts): its timer has nothing to commit.
+      if (!this.db.inTransaction && this.timer) clearTimeout(this.timer);
+      throw err;
+    }
   }
 
   /** Commit the open group, if any. Called when a crawl ends, however it ends. */

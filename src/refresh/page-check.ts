@@ -1,3 +1,4 @@
+import { retryWhole } from '../db/lost-connection.js';
 import type { Db } from '../db/db.js';
 import { PullWriter } from '../store/pull-writer.js';
 import type { LinkChanges } from '../store/pull-record.js';
@@ -91,7 +92,7 @@ export class PageChecker {
       write(() => record(out));
       return out;
     };
-    const plain = (rec: () => void) => this.writer.group.write(rec);
+    const plain = (rec: () => void) => retryWhole(() => this.writer.group.write(rec)); // run again whole if PostgreSQL dropped it
     const verdict = await this.reader.robots(page.url, signal);
     if (verdict === 'aborted') return 'aborted';
     if (verdict.kind !== 'allow') {

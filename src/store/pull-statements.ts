@@ -71,8 +71,17 @@ export function pullStatements(db: Db) {
     seen: db.prepare(`SELECT id, level FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`).raw(),
     // The link graph: each (page, page) pair once; the first link's anchor text.
     edge: db.prepare(`${insertIgnore(db)} INTO edges (src, dst, anchor) VALUES (?, ?, ?)${onConflictIgnore(db)}`),
-    // A link found again nearer the start page moves its queued page up (lowest level wins).
-    raise: db.prepare(`UPDATE pages SET level = @level, found_on = @on WHERE site_id = @site AND dir = @dir AND fp = @fp AND status = 'queued' AND level > @level`),
+    // Levels are breadth-first levels: a link found nearer the start page moves its page up (lowest
+    // level wins), queued or fetched; a fetched page's external links and the pages it links follow.
+    lower: db.prepare(`UPDATE pages SET level = ?, found_on = ? WHERE id = ? AND level > ?`),
+    lowerExternal: db.prepare(`UPDATE external_links SET level = ? WHERE page_id = ? AND level > ?`),
+    // the pages a page links that are deeper than one below it (an in-site redirect: than itself)
+    deeperChildren: db.prepare(
+      `SELECT e.dst, s.level + CASE WHEN s.status = 'redirect' THEN 0 ELSE 1 END FROM edges e
+         JOIN pages s ON s.id = e.src JOIN pages d ON d.id = e.dst
+        WHERE e.src = ? AND e.gone_at IS NULL AND d.level > s.level + CASE WHEN s.status = 'redirect' THEN 0 ELSE 1 END`,
+    ).raw(),
+    levelOf: db.prepare(`SELECT level FROM pages WHERE id = ?`).pluck(),
     // Every stored key of the path with some query string; pages_query (partial) answers it.
     queryVariants: db.prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND ${textPosition(db, 'key', `'?'`)} > 0 AND key > ? AND key < ?`).pluck(),
     skip: db.prepare(`UPDATE pages SET status = ?, note = ? WHERE id = ?`),

@@ -3,6 +3,7 @@ import { sharedByWorkers, type Db, type RunResult, type Statement } from '../db/
 import type { FrontierPage } from './frontier.js';
 import { fingerprint } from '../url/key-hash.js';
 import { GroupCommit } from '../db/group-commit.js';
+import { retryWhole } from '../db/lost-connection.js';
 import { KnownExternal } from './known-external.js';
 import type { FoundLinks, Hold } from '../page/found-links.js';
 import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult, type SkipStatus } from './pull-record.js';
@@ -103,14 +104,17 @@ export class PullWriter {
     return this.rereadOnFailure(() => this.write(r));
   }
 
+  /** A page's write, run again whole when the connection was lost under it (PostgreSQL). */
   private rereadOnFailure(f: () => Committed): Committed {
-    try {
-      return f();
-    } catch (err) {
-      // The page's savepoint rolled back: what it marked known is not stored. Read it again.
-      this.known = new KnownExternal(this.db);
-      throw err;
-    }
+    return retryWhole(() => {
+      try {
+        return f();
+      } catch (err) {
+        // The page's savepoint rolled back: what it marked known is not stored. Read it again.
+        this.known = new KnownExternal(this.db);
+        throw err;
+      }
+    });
   }
 
   /**
@@ -125,7 +129,7 @@ export class PullWriter {
   /** A refresh found the page gone (404/410): marked, with its outgoing links. Returns how many links went. */
   gone(pageId: number, alsoWrite: (h: LinkChanges) => void): number {
     const s = this.s;
-    return this.group.write(() => {
+    return retryWhole(() => this.group.write(() => {
       const at = new Date(this.now()).toISOString();
       const prev = s.lastSeen.get(pageId) as string | null;
       s.gonePage.run(GONE, at, pageId);
@@ -133,7 +137,7 @@ export class PullWriter {
       const n = s.goneEdges.run(at, prev, pageId, '[]').changes + s.goneExternal.run(at, prev, pageId, '[]').changes + s.goneBad.run(at, prev, pageId, '[]').changes;
       alsoWrite({ linksAdded: 0, linksGone: n });
       return n;
-    });
+    }));
   }
 
   /**
@@ -194,10 +198,31 @@ export class PullWriter {
         else s.edge.run(page.id, target.id, null);
         w.contentId = target.id;
         w.level = Math.min(target.level, page.level);
+        if (target.level > page.level) this.lower(target.id, page.level, page.id);
       }
     }
     const print = r.print ?? null;
     s.content.run(r.status, w.level, print?.fingerprint ?? null, print?.textSize ?? null, r.bytes, w.at, w.contentId);
+    // Read back: a link found meanwhile (another worker, this one's other sites) may have raised the
+    // page while it was in flight, and its links are one level below where it is now.
+    w.level = s.levelOf.get(w.contentId) as number;
+  }
+
+  /**
+   * Levels stay breadth-first levels whatever order pages were fetched in (concurrency, a parent
+   * in flight or fetched again after a failure): page `id` found at `level` from `on` moves up,
+   * and so do, one level below it, the external links it holds and the pages it links, as far
+   * as they go (a queued page moved within max-level is fetched in its turn).
+   */
+  private lower(id: number, level: number, on: number): void {
+    const s = this.s;
+    const todo: [number, number, number][] = [[id, level, on]];
+    for (let next; (next = todo.pop()); ) {
+      const [page, at, from] = next;
+      if (s.lower.run(at, from, page, at).changes === 0) continue;
+      s.lowerExternal.run(at, page, at);
+      for (const [child, childLevel] of s.deeperChildren.all(page) as [number, number][]) todo.push([child, childLevel, page]);
+    }
   }
 
   /** Links of an off-site redirect belong to the pulled page; links in content to the content page. */
@@ -247,7 +272,7 @@ export class PullWriter {
       if (seen) {
         addEdge(linked, seen[0], l.anchor);
         // Stored already (most links are): only a shallower level changes anything.
-        if (seen[1] > level + 1 && !l.hold) s.raise.run({ site: siteId, dir, fp, level: level + 1, on: contentId });
+        if (seen[1] > level + 1 && !l.hold) this.lower(seen[0], level + 1, contentId);
         continue;
       }
       const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
@@ -288,6 +313,7 @@ export class PullWriter {
       const { dir, fp } = fingerprint(l.key);
       const row = s.pageState.get(siteId, dir, fp) as Row | undefined;
       if (row) addEdge(linked, row.id, l.anchor);
+      if (row && row.status !== 'queued' && row.level > level + 1 && !l.hold) this.lower(row.id, level + 1, contentId);
       if (row ? row.status !== 'queued' || l.hold : false) continue;
       if (!row) {
         const hold = l.hold ?? this.queryTrap(siteId, l.key);

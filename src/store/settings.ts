@@ -4,6 +4,7 @@ import { defaultSkipExtensions, type SkipExtensions } from '../url/file-links.js
 import type { SessionIds } from '../url/session-ids.js';
 import { rewardModes, type RewardMode } from '../bandit/reward.js';
 import type { Db } from '../db/db.js';
+import { RECONNECT_MS } from '../db/lost-connection.js';
 
 /** The crawler settings table: every key, its default and how a value is checked. */
 export interface Settings {
@@ -25,6 +26,7 @@ export interface Settings {
   retries: number; // repeats of a request that failed transiently (never DNS, never 4xx but 408/429)
   'max-backoff': number; // ms: the longest pause of a failing host or a Retry-After we honour
   'give-up-after': number; // consecutive failures after which a site is given up
+  'db-reconnect': number; // ms a lost PostgreSQL connection is tried again before the crawl exits 1
   'max-url-length': number;
   'max-path-depth': number;
   'max-query-variants': number; // distinct query strings per path per site (calendar traps)
@@ -71,6 +73,7 @@ export const defaults: Settings = {
   retries: 2,
   'max-backoff': 60_000,
   'give-up-after': 10,
+  'db-reconnect': RECONNECT_MS,
   'max-url-length': 2048,
   'max-path-depth': 24,
   'max-query-variants': 100,
@@ -138,6 +141,7 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   retries: int(0),
   'max-backoff': int(0),
   'give-up-after': int(1),
+  'db-reconnect': int(0),
   'max-url-length': int(16),
   'max-path-depth': int(1),
   'max-query-variants': int(1),

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { BeebotError } from '../../errors.js';
 import type { Db, RunResult, Statement } from '../db-types.js';
+import { countDbWait } from '../db-wait.js';
+import { connectionLost, RECONNECT_MS, reconnectPause, retryWhole, sleepSync, transactionBroken, TransactionLost } from '../lost-connection.js';
 import { toPositional } from './placeholders.js';
 
 /**
@@ -64,6 +66,9 @@ function param(v: Value): string | null {
   throw new TypeError(`cannot bind a ${typeof v} to a PostgreSQL parameter`);
 }
 
+/** Each connection's settings: a new one after a lost connection gets them again. */
+const SESSION = "SET client_min_messages = warning; SET TIME ZONE 'UTC'";
+
 const INT8 = 20, INT2 = 21, INT4 = 23, OID = 26, FLOAT4 = 700, FLOAT8 = 701, NUMERIC = 1700, BOOL = 16, BYTEA = 17;
 
 /** Values as better-sqlite3 gives them: integers and floats as numbers, booleans as 1/0. */
@@ -88,22 +93,25 @@ export class PgDb implements Db {
   private prepared = new Map<string, string>(); // positional SQL → server-side statement name
   private depth = 0; // savepoints open
   private open = true;
+  /** For how long a lost connection is tried again (ms; the setting db-reconnect). */
+  reconnectMs = RECONNECT_MS;
+  /** Set when the server stayed away past reconnectMs: every later call fails with it at once. */
+  private gone: BeebotError | null = null;
 
-  constructor(readonly name: string, url: string) {
+  constructor(readonly name: string, private url: string) {
     const PQ = loadLibpq();
     this.pq = new PQ();
     try {
-      this.pq.connectSync(url);
-    } catch {
-      const why = this.pq.errorMessage().trim().split('\n')[0] || 'connection failed';
-      this.pq.finish();
-      throw new BeebotError(`cannot connect to PostgreSQL at ${name}: ${why}`);
+      this.pq.connectSync(url); // on failure it closes the connection and throws libpq's message
+    } catch (err) {
+      throw new BeebotError(`cannot connect to PostgreSQL at ${name}: ${firstLine((err as Error).message) || 'connection failed'}`);
     }
-    this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+    this.exec(SESSION);
   }
 
   /** From the server's own status, so a BEGIN sent with exec() (group-commit.ts) counts too. */
   get inTransaction(): boolean {
+    if (this.gone) return false;
     const s = this.pq.transactionStatus();
     return s === 2 || s === 3; // PQTRANS_INTRANS, PQTRANS_INERROR
   }
@@ -113,22 +121,104 @@ export class PgDb implements Db {
   }
 
   exec(sql: string): void {
-    this.pq.exec(sql);
-    this.check();
+    this.call(() => {
+      this.pq.exec(sql);
+      this.check();
+    });
   }
 
   /** Runs `sql` with `params`; the statement is prepared on the server once per connection. */
   query(sql: string, params: (string | null)[]): PQ {
-    let name = this.prepared.get(sql);
-    if (name === undefined) {
-      name = `b${this.prepared.size + 1}`;
-      this.pq.prepare(name, sql, params.length);
+    this.call(() => {
+      let name = this.prepared.get(sql);
+      if (name === undefined) {
+        name = `b${this.prepared.size + 1}`;
+        this.pq.prepare(name, sql, params.length);
+        this.check(sql);
+        this.prepared.set(sql, name);
+      }
+      this.pq.execPrepared(name, params);
       this.check(sql);
-      this.prepared.set(sql, name);
-    }
-    this.pq.execPrepared(name, params);
-    this.check(sql);
+    });
     return this.pq;
+  }
+
+  /**
+   * One call to the server, its time counted as a database wait (db-wait.ts). When the connection
+   * is lost, it is opened again (reconnect); a statement outside a transaction then runs again, a
+   * statement inside one throws TransactionLost: the server dropped the transaction, and its
+   * beginning is not here.
+   */
+  private call(f: () => void): void {
+    if (this.gone) throw this.gone;
+    const t0 = performance.now();
+    try {
+      for (;;) {
+        const inTransaction = this.inTransaction;
+        try {
+          return f();
+        } catch (err) {
+          if (!(err instanceof PgError)) throw err;
+          if (inTransaction && transactionBroken(err.code)) {
+            this.pq.exec('ROLLBACK'); // the server aborted it: none of it stays
+            throw new TransactionLost(err.message);
+          }
+          if (!connectionLost(this.pq.transactionStatus(), err.code)) throw err;
+          this.reconnect(err.message);
+          if (inTransaction) throw new TransactionLost(err.message);
+        }
+      }
+    } finally {
+      countDbWait(performance.now() - t0);
+    }
+  }
+
+  /** A new connection, tried with back-off for reconnectMs; then the run gives up with one line. */
+  private reconnect(why: string): void {
+    this.retire(this.pq);
+    this.prepared.clear();
+    this.depth = 0;
+    const PQ = loadLibpq();
+    const until = performance.now() + this.reconnectMs;
+    let last = why.replace(/ \(in: .*$/, '');
+    for (let attempt = 0; ; attempt++) {
+      const left = until - performance.now();
+      if (left <= 0) {
+        this.open = false; // its connection is closed already
+        const within = this.reconnectMs % 1000 === 0 ? `${this.reconnectMs / 1000} s` : `${this.reconnectMs} ms`;
+        this.gone = new BeebotError(`lost the connection to PostgreSQL at ${this.name} and could not connect again within ${within} (${last})`);
+        throw this.gone;
+      }
+      sleepSync(Math.min(reconnectPause(attempt), left));
+      const pq = new PQ();
+      try {
+        pq.connectSync(this.url);
+      } catch (err) {
+        last = firstLine((err as Error).message) || 'connection failed';
+        continue;
+      }
+      this.pq = pq;
+      try {
+        this.pq.exec(SESSION);
+        this.check();
+        return;
+      } catch (err) {
+        last = (err as Error).message;
+        this.retire(pq);
+      }
+    }
+  }
+
+  /**
+   * Close a connection. The binding's finish() closes its socket watcher with uv_close, which
+   * completes on the event loop's next turn, and lets the object be collected at once: collected
+   * before that (several opens and closes in one synchronous run, as a test's reads do), its memory
+   * is reused while libuv still holds the watcher and the process aborts (uv__finish_close
+   * assertion). Hold it until a timer, which runs after the turn's closing handles.
+   */
+  private retire(pq: PQ): void {
+    pq.finish();
+    setTimeout(() => void pq, 0).unref();
   }
 
   /** Rows the last INSERT/UPDATE/DELETE touched (SQLite's `changes`). */
@@ -140,7 +230,7 @@ export class PgDb implements Db {
     const status = this.pq.resultStatus();
     if (status === 'PGRES_FATAL_ERROR' || status === 'PGRES_BAD_RESPONSE' || status === 'PGRES_NONFATAL_ERROR') {
       const fields = this.pq.resultErrorFields();
-      const msg = fields?.messagePrimary ?? (this.pq.resultErrorMessage().trim() || this.pq.errorMessage().trim());
+      const msg = fields?.messagePrimary ?? (firstLine(this.pq.resultErrorMessage()) || firstLine(this.pq.errorMessage()));
       throw new PgError(sql ? `${msg} (in: ${sql.replace(/\s+/g, ' ').slice(0, 200)})` : msg, fields?.sqlState ?? '');
     }
   }
@@ -148,10 +238,11 @@ export class PgDb implements Db {
   /**
    * better-sqlite3's transaction(): the returned function runs fn in BEGIN … COMMIT (ROLLBACK on
    * a throw), nested calls in a savepoint. `.immediate` is the same: PostgreSQL's row locks
-   * replace SQLite's database-wide write lock.
+   * replace SQLite's database-wide write lock. A transaction the server dropped with its
+   * connection runs again whole; a nested one leaves that to the transaction around it.
    */
   transaction<F extends (...args: never[]) => unknown>(fn: F): F & { immediate: F; deferred: F; exclusive: F } {
-    const run = ((...args: never[]) => {
+    const once = (...args: never[]) => {
       const outer = !this.inTransaction;
       const savepoint = `sp${this.depth}`;
       this.exec(outer ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
@@ -162,6 +253,7 @@ export class PgDb implements Db {
         this.exec(outer ? 'COMMIT' : `RELEASE SAVEPOINT ${savepoint}`);
         return out;
       } catch (err) {
+        if (err instanceof TransactionLost) throw err; // nothing left to roll back: the server dropped it
         if (!outer) this.depth--;
         try {
           this.exec(outer ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${savepoint}`);
@@ -170,23 +262,20 @@ export class PgDb implements Db {
         }
         throw err;
       }
-    }) as F;
+    };
+    const run = ((...args: never[]) => (this.inTransaction ? once(...args) : retryWhole(() => once(...args)))) as F;
     return Object.assign(run, { immediate: run, deferred: run, exclusive: run });
   }
 
   close(): void {
     if (!this.open) return;
     this.open = false;
-    this.pq.finish();
-    // The binding's finish() closes its socket watcher with uv_close, which completes on the event
-    // loop's next turn, and lets the object be collected at once: collected before that (several
-    // opens and closes in one synchronous run, as a test's reads do), its memory is reused while
-    // libuv still holds the watcher and the process aborts (uv__finish_close assertion). Hold it
-    // until a timer, which runs after the turn's closing handles.
-    const pq = this.pq;
-    setTimeout(() => void pq, 0).unref();
+    this.retire(this.pq);
   }
 }
+
+/** libpq's messages go on over indented lines ("This probably means…"): the first says it. */
+const firstLine = (text: string): string => text.trim().split('\n')[0]!.replace(/^(FATAL|ERROR):\s+/, '');
 
 class PgStatement implements Statement {
   private mode: 'object' | 'raw' | 'pluck' = 'object';

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { startBenchWeb, type BenchWeb, type Served } from '../bench/web-server.js';
+import type { WebConfig } from '../bench/web.js';
+import { beebot, tempDir, type CliResult } from './helpers/cli.js';
+import { crawlTables } from './helpers/crawl-tables.js';
+import { rows } from './helpers/read-db.js';
+import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
+
+// The database server goes away under a running crawl: frozen (SIGSTOP, as a paused VM), restarted
+// (pg_ctl restart -m fast), or gone for longer than db-reconnect. A wait for the database is not a
+// page's failure, and a lost connection is opened again: the crawl ends with the tables of an
+// uninterrupted one. Gone for good: one line, exit 1.
+const WEB: WebConfig = { sites: 4, pagesPerSite: 40, soloPages: 0, fanout: 10, seed: 11 };
+const HOSTS = Array.from({ length: WEB.sites }, (_, i) => `site${i}.bench`);
+const PAGE_TIMEOUT = 2000;
+
+let cluster: PgCluster;
+let web: BenchWeb;
+const log: Served[] = [];
+const tmp = tempDir();
+let baseline: ReturnType<typeof crawlTables>;
+
+beforeAll(async () => {
+  [cluster, web] = await Promise.all([startPostgres(), startBenchWeb(WEB, { latencyMs: 50, log })]);
+  writeFileSync(join(tmp.dir, 'seeds.txt'), HOSTS.map((h) => `http://${h}:${web.port}/`).join('\n') + '\n');
+  const db = join(tmp.dir, 'baseline.db');
+  await prepare(db);
+  await ok(beebot(crawlArgs(), { db }));
+  baseline = crawlTables(db);
+}, 120_000);
+afterAll(async () => {
+  cluster?.resume();
+  await Promise.all([cluster?.stop(), web?.close()]);
+  tmp.cleanup();
+});
+
+const crawlArgs = () => ['crawl', '--budget', 'none', '--delay', '60', '--concurrency', '4', '--policy', 'round-robin', ...HOSTS.flatMap((h) => ['--resolve', `${h}:${web.port}:127.0.0.1`])];
+
+async function ok(run: Promise<CliResult>): Promise<CliResult> {
+  const r = await run;
+  expect(r.code, r.stderr.slice(-1500)).toBe(0);
+  return r;
+}
+
+async function prepare(db: string): Promise<void> {
+  await ok(beebot(['seeds', 'import', join(tmp.dir, 'seeds.txt')], { db }));
+  await ok(beebot(['config', 'set', 'page-timeout', String(PAGE_TIMEOUT)], { db }));
+}
+
+/** Once the web has served `n` pages since `from`. */
+async function served(from: number, n: number): Promise<void> {
+  for (let t = 0; t < 800 && log.filter((r) => r.start >= from && r.path !== '/robots.txt').length < n; t++) await new Promise((r) => setTimeout(r, 25));
+}
+
+/**
+ * What the crawl said besides its progress lines (one per page, tab-separated). Left out too: the
+ * server's own goodbye as libpq prints it. A backend told to stop right after answering sends it
+ * in the same read as the answer, libpq then takes it for a notice and its default notice
+ * processor writes it to stderr; the libpq binding offers no way to replace that processor.
+ */
+const said = (stderr: string) =>
+  stderr.split('\n').filter((l) => l !== '' && !/^\d+\t/.test(l) && l !== 'FATAL:  terminating connection due to administrator command');
+
+describe('the PostgreSQL server goes away under a crawl', () => {
+  it('frozen for longer than the page timeout: no page is blamed for the wait, the crawl ends as an uninterrupted one', async () => {
+    const db = await createDatabase(cluster);
+    await prepare(db);
+    const from = Date.now();
+    const run = beebot(crawlArgs(), { db });
+    await served(from, 30);
+    cluster.pause();
+    await new Promise((r) => setTimeout(r, 3 * PAGE_TIMEOUT));
+    cluster.resume();
+    const r = await ok(run);
+    expect(said(r.stderr)).toEqual([]);
+    expect(rows(db, `SELECT error FROM fetches WHERE error IS NOT NULL`)).toEqual([]);
+    expect(crawlTables(db)).toEqual(baseline);
+  }, 120_000);
+
+  it('restarted (pg_ctl restart -m fast) under two workers: both connect again and finish the same crawl', async () => {
+    const db = await createDatabase(cluster);
+    await prepare(db);
+    const from = Date.now();
+    const runs = [beebot(crawlArgs(), { db }), beebot(crawlArgs(), { db })];
+    await served(from, 30);
+    await cluster.restart();
+    for (const r of await Promise.all(runs.map(ok))) expect(said(r.stderr)).toEqual([]);
+    const got = crawlTables(db);
+    expect(got.fetchedTwice).toEqual([]);
+    expect(got).toEqual(baseline);
+  }, 120_000);
+
+  it('gone for longer than db-reconnect: one line, exit 1; resumed with the server back, the crawl ends as an uninterrupted one', async () => {
+    const db = await createDatabase(cluster);
+    await prepare(db);
+    await ok(beebot(['config', 'set', 'db-reconnect', '2000'], { db }));
+    const from = Date.now();
+    const run = beebot(crawlArgs(), { db });
+    await served(from, 30);
+    const stopped = Date.now();
+    await cluster.halt();
+    const r = await run;
+    const waited = Date.now() - stopped;
+    await cluster.start();
+    expect(r.code).toBe(1);
+    expect(said(r.stderr)).toEqual([expect.stringMatching(/^beebot: lost the connection to PostgreSQL at .* and could not connect again within 2 s \(.+\)$/)]);
+    expect(waited).toBeGreaterThanOrEqual(2000);
+    expect(waited).toBeLessThan(15_000);
+    await ok(beebot(crawlArgs(), { db }));
+    expect(crawlTables(db)).toEqual(baseline);
+  }, 120_000);
+});
