@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchPage, type FetchContext } from '../src/crawl/fetch-page.js';
 import { HostGate } from '../src/crawl/host-gate.js';
+import { RobotsCache } from '../src/crawl/robots-cache.js';
 import { createDispatcher, httpOptions } from '../src/crawl/http.js';
 import { htmlBody, toPullResult } from '../src/crawl/pull-result.js';
 import { analysePage } from '../src/page/analyse.js';
@@ -36,16 +37,22 @@ async function build(out: string): Promise<void> {
   const proxy = await startProxy();
   const http = httpOptions(s, new Map(), `http://127.0.0.1:${proxy.port}`);
   const dispatcher = createDispatcher(http);
+  const robots = new RobotsCache(dispatcher, http, new HostGate({ delayMs: 0, maxBackoffMs: s['max-backoff'] }), s['max-crawl-delay'], s['page-timeout'], () => undefined);
+  const signal = new AbortController().signal;
+  const allowed = async (u: string) => (await robots.verdict(u, signal)).kind === 'allow';
   const scopes: SiteScope[] = sites.map((x) => ({ identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }));
   const t0 = performance.now();
   try {
     const web = await buildGraph(
       sites.map((x) => ({ host: x.host, url: x.url, group: x.group })),
       async (url, site) => {
+        // As the crawl (page-reader.ts): robots.txt first, for the page and for each redirect's target.
+        if (!(await allowed(url))) return 'robots';
         const scope = scopes[site]!;
         // A gate of its own per read: one host's pages are read several at a time (no politeness needed on loopback).
         const gate = new HostGate({ delayMs: 0, maxBackoffMs: s['max-backoff'] });
-        const ctx: FetchContext = { dispatcher, http, gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal: AbortSignal.timeout(s['page-timeout']) };
+        const ctx: FetchContext = { dispatcher, http, gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal: AbortSignal.timeout(s['page-timeout']),
+          denied: async (u) => ((await allowed(u)) ? null : 'robots-denied') };
         const f = await fetchPage(url, ctx);
         const body = htmlBody(f);
         // With context: each link's cues as a topic-focused crawl reads them (tag path, text before it, title).
@@ -53,7 +60,7 @@ async function build(out: string): Promise<void> {
         return toPullResult({ id: 0, siteId: site + 1, url, level: 0 }, f, scope, s, analysed);
       },
       {
-        maxLevel: s['max-level'], concurrency: 8,
+        maxLevel: s['max-level'], concurrency: 32,
         source: `${root}: every page within level ${s['max-level']}, read with beebot's fetch and page code through serve.mjs`,
         onSite: (host, pages) => console.error(`${host}: ${pages} pages`),
       },

@@ -8,8 +8,11 @@ export interface GraphSeed {
   group: string | null;
 }
 
-/** What a pull of a URL of site `site` stores (the crawl's own fetch and page code give it: scripts/harvest-graph.ts). */
-export type ReadPage = (url: string, site: number) => Promise<Pick<PullResult, 'status' | 'httpStatus' | 'final' | 'links' | 'title'>>;
+/**
+ * What a pull of a URL of site `site` stores (the crawl's own fetch and page code give it:
+ * scripts/harvest-graph.ts), or 'robots' when robots.txt keeps the crawl from fetching it.
+ */
+export type ReadPage = (url: string, site: number) => Promise<Pick<PullResult, 'status' | 'httpStatus' | 'final' | 'links' | 'title'> | 'robots'>;
 
 export interface BuildOptions {
   maxLevel: number;
@@ -19,12 +22,14 @@ export interface BuildOptions {
   onSite?: (host: string, pages: number) => void;
 }
 
-type Read = Awaited<ReturnType<ReadPage>>;
+type Read = Exclude<Awaited<ReturnType<ReadPage>>, 'robots'>;
+const NOTHING: Read = { status: 'error', httpStatus: null, final: null, links: { internal: [], external: [], bad: [] }, title: null };
 
 interface Node {
   key: string;
   url: string;
   read: Read | null;
+  robots?: boolean;
   /** an in-site redirect's target */
   target?: number;
   /** the node read through another's redirect */
@@ -77,7 +82,13 @@ export async function buildGraph(seeds: readonly GraphSeed[], read: ReadPage, o:
       await pool(due, o.concurrency, async (i) => {
         const n = nodes[i]!;
         if (n.read !== null) return; // read meanwhile through a redirect
-        const r = await read(n.url, si);
+        const got = await read(n.url, si);
+        if (got === 'robots') {
+          n.read = NOTHING;
+          n.robots = true;
+          return;
+        }
+        const r = got;
         n.read = r;
         if (r.final) {
           const t = node(r.final.key, r.final.url);
@@ -130,6 +141,7 @@ function assemble(
     const n = nodes[i]!;
     const r = n.read!;
     const p: GraphPage = { url: n.url, level: level[i]!, status: r.status, http: r.httpStatus, ext: [], links: [] };
+    if (n.robots) p.robots = true;
     if (n.target !== undefined) {
       p.target = index.get(n.target)!;
       return p;

@@ -26,6 +26,8 @@ export interface GraphPage {
   /** what a pull of it stores: for an in-site redirect, the status of the page it leads to */
   status: PageStatus;
   http: number | null;
+  /** robots.txt keeps it from being fetched (denied, or unreadable): the crawl stores it skipped, no pull */
+  robots?: true;
   /** an in-site redirect: the page whose content the pull reads (its own ext and links are empty) */
   target?: number;
   title?: string | null;
@@ -57,7 +59,7 @@ export interface WebGraph {
 /** The page whose content a pull of `i` reads (itself, or its in-site redirect's target). */
 export const contentOf = (site: SiteGraph, i: number): number => site.pages[i]!.target ?? i;
 
-/** A site is worth a page for the references when it reads an HTML page (what limit.py counts as a page). */
+/** A page that is an HTML page of its own (what limit.py counts as a page). */
 export const isHtmlPage = (p: GraphPage): boolean => p.status === 'done' && p.target === undefined;
 
 export function saveGraph(path: string, g: WebGraph): void {

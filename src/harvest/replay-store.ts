@@ -122,6 +122,11 @@ export class ReplayStore implements SiteQueues {
     }
   }
 
+  /** The graph page a frontier page stands for. */
+  nodeOf(page: FrontierPage): number {
+    return this.rows[page.id - 1]!.node;
+  }
+
   skip(page: FrontierPage): void {
     this.setStatus(this.rows[page.id - 1]!, 'skipped');
   }

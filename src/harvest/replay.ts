@@ -56,6 +56,12 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
     const page = choice.pageFor(id);
     if (!page) throw new Error(`policy chose site ${id}, which is not open`);
     const site = state.sites.get(id)!;
+    // robots.txt keeps it out: stored as skipped, no pull, and the policy is asked again (crawler.ts robotsAllow).
+    if (store.site(id).pages[store.nodeOf(page)]!.robots) {
+      store.skip(page);
+      choice.forget(id);
+      continue;
+    }
     state.history.push(id);
     state.inFlight.set(id, page.id);
     const pull = store.pull(page, order);
