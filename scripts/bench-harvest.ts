@@ -6,9 +6,12 @@
 // 10-site subsets of all 20 sites (min / median / max % of the perfect-predictor).
 //   node dist/scripts/bench-harvest.js [--budgets 500,1000,2000,5000] [--methods default,best-first] [--subsets 10]
 import { DEFAULTS, makePolicy } from '../src/bandit/registry.js';
-import { measure, subsets, type Method } from '../src/harvest/cross-validate.js';
+import { cachedReferences, measure, subsets, type Method } from '../src/harvest/cross-validate.js';
 import { percentOf } from '../src/harvest/harvest.js';
-import { pageSets } from '../src/harvest/references.js';
+import { pageSets, references, type PageSet } from '../src/harvest/references.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from './replay-root.js';
 import { defaults } from '../src/store/settings.js';
 import { ensureGraph } from './harvest-graph.js';
 
@@ -39,13 +42,27 @@ const groups: [string, number[]][] = [
 const f1 = (x: number) => x.toFixed(1).padStart(6);
 console.log(`${web.sites.length} sites, ${web.sites.reduce((a, x) => a + x.pages.length, 0)} pages (${web.source})`);
 console.log(`methods: ${methods.map((m) => `${m.name}${m.tune ? ' (cross-validated)' : ''}`).join(', ')}; % of bfs-oracle / % of perfect-predictor`);
-console.log(['set'.padEnd(4), 'N'.padStart(5), 'bfs-oracle'.padStart(11), 'perfect-pred'.padStart(13), ...methods.map((m) => `${m.name}`.padStart(22))].join(' '));
+const graphRefs = (keep: number[], N: number) => cachedReferences(sets, keep, N);
+console.log(['set'.padEnd(4), 'N'.padStart(5), 'bfs-oracle'.padStart(11), 'perfect-pred'.padStart(13), 'limit'.padStart(7), ...methods.map((m) => `${m.name}`.padStart(22))].join(' '));
 for (const [name, keep] of groups) {
   for (const N of budgets) {
     const cells = methods.map((m) => measure(m, web, sets, keep, N));
-    const r = cells[0]!;
-    console.log([name.padEnd(4), String(N).padStart(5), String(r.bfsOracle).padStart(11), String(r.perfectPredictor).padStart(13),
+    const r = graphRefs(keep, N);
+    console.log([name.padEnd(4), String(N).padStart(5), String(r.bfsOracle).padStart(11), String(r.perfectPredictor).padStart(13), String(r.limit).padStart(7),
       ...cells.map((c) => `${String(c.pairs).padStart(6)} ${f1(percentOf(c.pairs, c.bfsOracle))} ${f1(percentOf(c.pairs, c.perfectPredictor))}`.padStart(22))].join(' '));
+  }
+}
+// limit.py's own page sets through the same reference code: its numbers exactly, when it has run here.
+const limitPy = join(root, 'pagesets.json');
+if (existsSync(limitPy)) {
+  const ps = JSON.parse(readFileSync(limitPy, 'utf8')) as Record<string, { group: string; pages: string[][]; edges: number[][] }>;
+  const ids = new Map<string, number>();
+  const id = (u: string) => ids.get(u) ?? (ids.set(u, ids.size), ids.size - 1);
+  const theirs: PageSet[] = Object.entries(ps).map(([name, x]) => ({ name, group: x.group, pages: x.pages.map((p) => p.map(id)), edges: x.edges }));
+  console.log(`\nthe references of limit.py's page sets (${limitPy}), for comparison with its output:`);
+  for (const [name, groups] of [['all', ['A', 'B']], ['A', ['A']], ['B', ['B']]] as const) {
+    const refs = references(theirs.filter((x) => (groups as readonly string[]).includes(x.group ?? '')), budgets);
+    for (const [N, r] of refs) console.log(`${name.padEnd(4)} ${String(N).padStart(5)} ${String(r.bfsOracle).padStart(10)} ${String(r.perfectPredictor).padStart(17)} ${String(r.limit).padStart(7)}`);
   }
 }
 if (nSubsets > 0) {

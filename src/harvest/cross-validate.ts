@@ -3,7 +3,7 @@ import type { Policy } from '../bandit/policy.js';
 import type { Order } from '../order/priority.js';
 import { subGraph, type WebGraph } from './page-graph.js';
 import type { PageSet } from './references.js';
-import { references } from './references.js';
+import { references, type References } from './references.js';
 import { replay } from './replay.js';
 
 /**
@@ -22,6 +22,17 @@ export interface Measured {
   pairs: number;
   bfsOracle: number;
   perfectPredictor: number;
+}
+
+/** The references of some sites at n pages, worked out once per page sets (they cost more than a replay at large N). */
+const refCache = new WeakMap<readonly PageSet[], Map<string, References>>();
+export function cachedReferences(sets: readonly PageSet[], sites: readonly number[], n: number): References {
+  let m = refCache.get(sets);
+  if (!m) refCache.set(sets, (m = new Map()));
+  const key = `${sites.join(',')}/${n}`;
+  let r = m.get(key);
+  if (!r) m.set(key, (r = references(sites.map((i) => sets[i]!), [n]).get(n)!));
+  return r;
 }
 
 /** A seeded shuffle (Fisher-Yates over mulberry32): the same seed, the same order. */
@@ -62,7 +73,7 @@ export function measure<P>(
     const g = subGraph(web, (_, i) => sites.includes(i));
     const { policy, order } = m.make(params);
     const r = replay(g, { policy, order, budget: n, seed: 1 });
-    const refs = references(sites.map((i) => sets[i]!), [n]).get(n)!;
+    const refs = cachedReferences(sets, sites, n);
     return { pairs: r.pairs.at(-1) ?? 0, bfsOracle: refs.bfsOracle, perfectPredictor: refs.perfectPredictor };
   };
   if (!m.tune) return run(keep, N, undefined);
