@@ -32,10 +32,13 @@ const web: WebGraph = {
         page('http://b.test/dir', 1, [], [], { target: 2 }), // 301 to dir/: the pull reads dir/
         page('http://b.test/dir/', 1, [5, 6], []),
         page('http://b.test/private/', 1, [], [], { status: 'error', http: null, robots: true }),
+        page('http://b.test/ok.html', 1, [4], []),
       ],
     },
   ],
 };
+// b/ links ok.html only as https://www.b.test/ok.html, whose origin's robots.txt denies it: the crawl never fetches it.
+web.sites[1]!.pages[0]!.links.push({ to: 4, anchor: 'ok', cues: '', url: 'https://www.b.test/ok.html', robots: true });
 
 /** The open site with the fewest pulls, ties to the lower id. */
 const fewest: Policy = ({ arms }) => {
@@ -46,7 +49,7 @@ const fewest: Policy = ({ arms }) => {
 describe('replay on a hand-made page graph', () => {
   it('pulls breadth-first as the crawl does: rewards new to the site, a redirect reads its target, robots.txt costs no pull', () => {
     const r = replay(web, { policy: fewest, order: 'bfs', budget: null });
-    // a/, b/, a/links, b/dir (reads dir/), a/gone (404), then b/private is robots-denied (no pull) and b is closed: a/deep.
+    // a/, b/, a/links, b/dir (reads dir/), a/gone (404), then b/private and b/ok.html are robots-denied (no pull) and b is closed: a/deep.
     expect(r.pulls.map((p) => [p.site, p.node, p.urls])).toEqual([[1, 0, 2], [2, 0, 1], [1, 1, 2], [2, 1, 2], [1, 2, 0], [1, 3, 1]]);
     expect(r.pulls.map((p) => p.page)).toEqual([true, true, true, true, false, true]);
     expect(r.pulls.map((p) => p.hosts)).toEqual([1, 1, 1, 1, 0, 1]); // dir/: u5 is on x, which b knows from u0
