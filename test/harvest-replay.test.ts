@@ -6,6 +6,9 @@ import type { GraphPage, WebGraph } from '../src/harvest/page-graph.js';
 import { bfsTape, coverageLimit, pageSets, perfectPredictor, references, type PageSet } from '../src/harvest/references.js';
 import { replay } from '../src/harvest/replay.js';
 import { folds, subsets } from '../src/harvest/cross-validate.js';
+import { saveGraph } from '../src/harvest/page-graph.js';
+import { join } from 'node:path';
+import { beebot, tempDir } from './helpers/cli.js';
 
 const page = (url: string, level: number, ext: number[], links: number[], more: Partial<GraphPage> = {}): GraphPage => ({
   url, level, status: 'done', http: 200, ext, links: links.map((to) => ({ to, anchor: `link ${to}`, cues: '' })), ...more,
@@ -106,5 +109,29 @@ describe('leave-sites-out folds and subsets', () => {
     const s = subsets(20, 10, 3, 1);
     expect(s.map((x) => new Set(x).size)).toEqual([10, 10, 10]);
     expect(subsets(20, 10, 3, 1)).toEqual(s);
+  });
+});
+
+describe('simulate --graph', () => {
+  it('replays the policy with the order and prints the references; an unreadable graph is one line, exit 2', async () => {
+    const tmp = tempDir();
+    try {
+      const file = join(tmp.dir, 'web.json.gz');
+      saveGraph(file, web);
+      const db = join(tmp.dir, 'x.db');
+      const r = await beebot(['simulate', '--graph', file, '--budget', '4', '--policies', 'round-robin', '--json'], { db });
+      expect(r.stderr).toBe('');
+      const out = JSON.parse(r.stdout) as { references: unknown; rows: { policy: string; pairs: number; urls: number; hosts: number; pulls: number }[] };
+      // tapes a [2, 2, 1], b [1, 2]; the perfect predictor walks the same; the limit: a/links, b/dir/, a/, a/deep
+      expect(out.references).toEqual({ bfsOracle: 7, perfectPredictor: 7, limit: 7 });
+      // round-robin's turn of 10 pages: a/, a/links, a/gone, a/deep
+      expect(out.rows).toMatchObject([{ policy: 'round-robin', pulls: 4, pairs: 5, urls: 5, hosts: 3 }]);
+      const bad = await beebot(['simulate', '--graph', join(tmp.dir, 'none.json'), '--budget', '4'], { db });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toMatch(/cannot read the page graph/);
+    } finally {
+      tmp.cleanup();
+    }
   });
 });
