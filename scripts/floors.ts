@@ -14,7 +14,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['page'],
   ['store'],
   ['crawl'],
-  ['check', 'graph', 'refresh', 'report'],
+  ['check', 'graph', 'harvest', 'refresh', 'report'],
   ['watch'],
   ['cli'],
 ];

@@ -11,9 +11,8 @@
 //       site differs; 5,000 pages) for three topics the sites contain; harvest rate and target
 //       recall after 500 … 5,000 pages, by labels made independently of the crawler (labelFile).
 // REPLAY_ROOT (default ~/.cache/beebot-devweb) holds the sites; made by setup.sh when missing.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -24,63 +23,10 @@ import { DEFAULTS } from '../src/bandit/registry.js';
 import { loadTrace } from '../src/cli/trace-file.js';
 import { defaults } from '../src/store/settings.js';
 import { readTrace } from '../src/store/trace.js';
+import { crawlReplay, ensureSites, root } from './replay-root.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const bin = resolve(here, '../../bin/beebot.js');
-const shared = resolve(here, '../../../shared/replay-web');
-const root = process.env.REPLAY_ROOT ?? join(homedir(), '.cache/beebot-devweb');
 const committedTrace = resolve(here, '../../bench/traces/replay-web.json.gz');
-
-function ensureSites(): { url: string; host: string; group: string }[] {
-  if (!existsSync(join(root, 'sites.tsv')) && !existsSync(join(root, 'seeds.tsv'))) {
-    console.error(`setting up the replay web in ${root} (apt-get download, a few minutes)`);
-    const r = spawnSync('bash', [join(shared, 'setup.sh'), root, '--no-measure'], { stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('replay-web setup failed');
-  }
-  const file = existsSync(join(root, 'sites.tsv')) ? 'sites.tsv' : 'seeds.tsv';
-  const rows = readFileSync(join(root, file), 'utf8').trim().split('\n').map((l) => l.split('\t'));
-  // sites.tsv: host, start, group, ...; seeds.tsv: host, start, group, package
-  return rows.filter((r) => r[1]?.startsWith('http')).map((r) => ({ host: r[0]!, url: r[1]!, group: r[2]! }));
-}
-
-// Port 0: the system picks a free port (random ones collided when two benches ran at once).
-async function startProxy(): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(shared, 'serve.mjs'), '--root', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((ok, fail) => {
-    child.stdout!.on('data', (d) => {
-      const m = /proxy on http:\/\/[^:]+:(\d+)\//.exec(String(d));
-      if (m) ok(Number(m[1]));
-    });
-    child.on('exit', (code) => fail(new Error(`replay proxy exited ${code}`)));
-  });
-  return { port, child };
-}
-
-function beebot(db: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [bin, '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
-    child.on('close', (code) => (code === 0 ? ok(out) : fail(new Error(`beebot ${args[0]} exited ${code}: ${err}`))));
-  });
-}
-
-async function crawlReplay(db: string, crawlArgs: string[], groups?: string[]): Promise<number> {
-  const sites = ensureSites().filter((s) => !groups || groups.includes(s.group));
-  const seeds = `${db}.seeds.csv`;
-  writeFileSync(seeds, ['url,name,short,group', ...sites.map((s) => `${s.url},${s.host},${s.host},${s.group}`)].join('\n'));
-  await beebot(db, ['seeds', 'import', seeds]);
-  const proxy = await startProxy();
-  const t0 = performance.now();
-  try {
-    await beebot(db, ['crawl', '--proxy', `http://127.0.0.1:${proxy.port}`, '--delay', '0', ...crawlArgs], { NODE_EXTRA_CA_CERTS: join(root, 'tls/ca.pem') });
-  } finally {
-    proxy.child.kill('SIGTERM');
-  }
-  return (performance.now() - t0) / 1000;
-}
 
 // Topics the replay sites contain, each with the phrase that labels a page relevant.
 const FOCUS_TOPICS: [string, RegExp][] = [

@@ -1,6 +1,9 @@
 import { Command, Option } from 'commander';
 import { compare } from '../bandit/compare.js';
-import { DEFAULTS, policyNames, isPolicyName } from '../bandit/registry.js';
+import { DEFAULTS, policyNames, isPolicyName, makePolicy, type PolicyName } from '../bandit/registry.js';
+import { graphReferences, harvest, percentOf } from '../harvest/harvest.js';
+import { loadGraph, subGraph, type WebGraph } from '../harvest/page-graph.js';
+import { ORDERS, type Order } from '../order/priority.js';
 import { synthetic, type SyntheticKind } from '../bandit/synthetic.js';
 import { UsageError } from '../errors.js';
 import { loadTrace } from './trace-file.js';
@@ -10,6 +13,9 @@ import { formatTable } from './table.js';
 
 interface SimulateFlags {
   trace?: string;
+  graph?: string;
+  order?: Order;
+  group?: string;
   synthetic?: SyntheticKind;
   budget: string;
   policies?: string;
@@ -22,6 +28,9 @@ export function simulateCommand(): Command {
   return new Command('simulate')
     .description('replay recorded (or synthetic) per-site reward sequences under each policy and the exact oracle')
     .option('--trace <file>', "a trace from 'beebot trace export' (.json or .json.gz) or a beebot database")
+    .option('--graph <file>', 'a page graph (scripts/harvest-graph.ts): replay whole crawls, policy and --order, against limit.py\'s references')
+    .addOption(new Option('--order <order>', 'with --graph: the order inside a site').choices([...ORDERS]).default('bfs'))
+    .option('--group <group>', 'with --graph: only the sites of this group')
     .addOption(new Option('--synthetic <kind>', '10 generated sites shaped like the article\'s sample').choices(['university', 'institute', 'mixed']))
     .requiredOption('--budget <pages>', 'N: pages to allocate')
     .option('--policies <list>', `comma-separated (default: all of ${policyNames.join(', ')})`)
@@ -34,7 +43,8 @@ export function simulateCommand(): Command {
       const policies = flags.policies ? flags.policies.split(',').map((p) => p.trim()) : [...policyNames];
       const unknown = policies.filter((p) => !isPolicyName(p));
       if (unknown.length) throw new UsageError(`unknown policy ${unknown.join(', ')} (known: ${policyNames.join(', ')})`);
-      if ((flags.trace === undefined) === (flags.synthetic === undefined)) throw new UsageError('give one of --trace <file> or --synthetic <kind>');
+      if ([flags.trace, flags.synthetic, flags.graph].filter((x) => x !== undefined).length !== 1) throw new UsageError('give one of --trace <file>, --synthetic <kind> or --graph <file>');
+      if (flags.graph !== undefined) return simulateGraph(flags.graph, flags, budget, seed, policies);
       if (flags.reward !== undefined && flags.trace === undefined) throw new UsageError('--reward replays a trace: give --trace');
       const sites = flags.trace !== undefined ? loadTrace(flags.trace, flags.reward) : synthetic(flags.synthetic!, seed);
       const result = compare(sites, budget, policies, { seed, params: { ...DEFAULTS } });
@@ -47,6 +57,30 @@ export function simulateCommand(): Command {
       process.stdout.write(`${sites.length} sites, ${pages} pages recorded, budget ${budget}, seed ${seed}\n`);
       process.stdout.write(formatTable(['policy', 'external links', 'of oracle', 'regret'], rows, isTty()));
     });
+}
+
+/** Replay each policy with the order on a page graph: its figures as % of limit.py's three references. */
+function simulateGraph(file: string, flags: SimulateFlags, budget: number, seed: number, policies: string[]): void {
+  let web: WebGraph;
+  try {
+    web = loadGraph(file);
+  } catch (err) {
+    throw new UsageError(`cannot read the page graph ${file}: ${(err as Error).message}`);
+  }
+  if (flags.group !== undefined) web = subGraph(web, (x) => x.group === flags.group);
+  if (web.sites.length === 0) throw new UsageError(`no site of group '${flags.group}' in ${file}`);
+  const refs = graphReferences(web, [budget]).get(budget)!;
+  const order = flags.order ?? 'bfs';
+  const rows = policies.map((name) => ({ policy: name, ...harvest(web, makePolicy(name as PolicyName, { ...DEFAULTS }), order, budget, refs, seed) }));
+  if (flags.json) return printJson({ budget, order, references: refs, rows });
+  const pages = web.sites.reduce((a, x) => a + x.pages.length, 0);
+  process.stdout.write(`${web.sites.length} sites, ${pages} pages, budget ${budget}, order ${order}, seed ${seed}\n`);
+  process.stdout.write(`references: bfs-oracle ${refs.bfsOracle}, perfect-predictor ${refs.perfectPredictor}, limit ${refs.limit} (site, external URL) pairs\n`);
+  const pc = (x: number, r: number) => `${percentOf(x, r).toFixed(1)}%`;
+  const table = [...rows]
+    .sort((a, b) => b.pairs - a.pairs)
+    .map((r) => [r.policy, r.pairs, pc(r.pairs, refs.bfsOracle), pc(r.pairs, refs.perfectPredictor), pc(r.pairs, refs.limit), r.urls, r.hosts]);
+  process.stdout.write(formatTable(['policy', '(site, URL) pairs', 'of bfs-oracle', 'of perfect-predictor', 'of limit', 'external URLs', 'hosts'], table, isTty()));
 }
 
 function positiveInt(name: string, v: string, min: number): number {

@@ -46,7 +46,7 @@ export class CrawlState {
   }
 
   /** A pull this process just committed, learned without reading it back (its pick is in the history already). */
-  record(site: Site, url: string, result: PullResult, reward: number): void {
+  record(site: Site, url: string, result: Pick<PullResult, 'status' | 'httpStatus'>, reward: number): void {
     this.deadEnds.record(site.id, url, pullOutcome(result.status, result.httpStatus));
     site.pulls++;
     site.rewardSum += reward;

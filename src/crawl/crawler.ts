@@ -8,6 +8,7 @@ import { Topic } from '../focus/topic.js';
 import { termCounts } from '../focus/terms.js';
 import type { FrontierPage } from '../store/frontier.js';
 import { PolitenessWriter } from '../store/politeness.js';
+import { rescoreQueued } from '../store/priorities.js';
 import type { PullResult } from '../store/pull-record.js';
 import { PullWriter } from '../store/pull-writer.js';
 import type { Settings } from '../store/settings.js';
@@ -17,7 +18,7 @@ import { SoloCoordinator, type Coordinator } from './coordinator.js';
 import { CrawlOrder } from './crawl-order.js';
 import { CrawlState } from './crawl-state.js';
 import type { HostGate } from './host-gate.js';
-import { PageChoice, type SiteCounts } from './page-choice.js';
+import { PageChoice, type SiteCounts, type SiteQueues } from './page-choice.js';
 import { PageReader } from './page-reader.js';
 import { startPageProblem } from './pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
@@ -114,7 +115,12 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     },
   });
   coordinator.start();
-  const choice = new PageChoice(db, s, state, coordinator.frontier, writer, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone);
+  const queues: SiteQueues = {
+    nextPage: (id, maxLevel) => coordinator.frontier.nextPage(id, maxLevel),
+    rescore: (id, prioritize, onlyUnscored) => rescoreQueued(db, id, prioritize, onlyUnscored),
+    skip: (page, status, why) => writer.skip(page, status, why),
+  };
+  const choice = new PageChoice(queues, s, state, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone);
   choice.scoreUnscored();
   const run = new CrawlRun(o, state, coordinator, choice, reader, writer, hostsLog);
   try {

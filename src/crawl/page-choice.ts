@@ -1,9 +1,7 @@
 import type { Arm } from '../bandit/policy.js';
-import type { Db } from '../db/db.js';
 import { RESCORE_EVERY } from '../order/priority.js';
-import type { Frontier, FrontierPage } from '../store/frontier.js';
-import { rescoreQueued } from '../store/priorities.js';
-import type { PullWriter } from '../store/pull-writer.js';
+import type { FrontierPage } from '../store/frontier.js';
+import type { Prioritize } from '../store/priorities.js';
 import type { Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
 import type { CrawlState } from './crawl-state.js';
@@ -16,6 +14,19 @@ export interface SiteCounts {
   /** max-pages-per-site reached (status says 'capped' too) */
   capped: number;
   unavailable: number;
+}
+
+/**
+ * The queued pages a choice reads and changes: the store's (the crawl), or the offline replay's
+ * in-memory twin (src/harvest), so both choose with this same code.
+ */
+export interface SiteQueues {
+  /** the site's next page up to maxLevel (the frontier's order), or undefined */
+  nextPage(siteId: number, maxLevel: number): FrontierPage | undefined;
+  /** score the site's queued pages again (onlyUnscored: those without a priority alone) */
+  rescore(siteId: number, prioritize: Prioritize, onlyUnscored?: boolean): void;
+  /** a queued page that will not be fetched */
+  skip(page: FrontierPage, status: 'skipped', why: string): void;
 }
 
 /**
@@ -33,11 +44,9 @@ export class PageChoice {
    * with several, such a site is skipped for this pick (another site is crawled meanwhile).
    */
   constructor(
-    private db: Db,
+    private queues: SiteQueues,
     private s: Settings,
     private state: CrawlState,
-    private frontier: Frontier,
-    private writer: PullWriter,
     private hostWait: (host: string) => number,
     private waitForChoice: boolean,
   ) {}
@@ -48,7 +57,7 @@ export class PageChoice {
    */
   scoreUnscored(): void {
     const order = this.state.order;
-    if (order) for (const x of this.state.sites.values()) rescoreQueued(this.db, x.id, order.prioritize, true);
+    if (order) for (const x of this.state.sites.values()) this.queues.rescore(x.id, order.prioritize, true);
   }
 
   /** The site's next page (undefined: none left up to max-level), asked once until forgotten. */
@@ -60,12 +69,12 @@ export class PageChoice {
       // (its words just became worth following).
       const last = this.state.rewards.get(id)!.at(-1) ?? 0;
       if (order && pulls > 0 && (pulls % RESCORE_EVERY === 0 || order.surprise(id, last)) && this.rescored.get(id) !== pulls) {
-        rescoreQueued(this.db, id, order.prioritize);
+        this.queues.rescore(id, order.prioritize);
         this.rescored.set(id, pulls);
       }
-      const next = () => this.frontier.nextPage(id, this.s['max-level']);
+      const next = () => this.queues.nextPage(id, this.s['max-level']);
       let page = next();
-      for (let why; page && (why = this.state.deadEnds.verdict(id, page.url)); page = next()) this.writer.skip(page, 'skipped', why);
+      for (let why; page && (why = this.state.deadEnds.verdict(id, page.url)); page = next()) this.queues.skip(page, 'skipped', why);
       this.next.set(id, page);
     }
     return this.next.get(id);

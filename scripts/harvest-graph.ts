@@ -1,0 +1,77 @@
+// The replay web's page graph as beebot sees it (src/harvest/page-graph.ts), built with beebot's
+// own fetch and page code through the replay proxy, so a replay sees what a live crawl sees:
+//   node dist/scripts/harvest-graph.js [out.json.gz]     (default ROOT/beebot-graph.json.gz)
+// About a minute. `npm run bench:harvest` and `beebot simulate --graph` read the file.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fetchPage, type FetchContext } from '../src/crawl/fetch-page.js';
+import { HostGate } from '../src/crawl/host-gate.js';
+import { RobotsCache } from '../src/crawl/robots-cache.js';
+import { createDispatcher, httpOptions } from '../src/crawl/http.js';
+import { htmlBody, toPullResult } from '../src/crawl/pull-result.js';
+import { analysePage } from '../src/page/analyse.js';
+import type { SiteScope } from '../src/page/classify.js';
+import { buildGraph } from '../src/harvest/graph-build.js';
+import { loadGraph, saveGraph, type WebGraph } from '../src/harvest/page-graph.js';
+import { defaults } from '../src/store/settings.js';
+import { siteIdentity } from '../src/url/scope.js';
+import { caFile, ensureSites, root, startProxy } from './replay-root.js';
+
+export const graphFile = join(root, 'beebot-graph.json.gz');
+
+/** The cached graph, built first (in a child process that trusts the replay web's CA) when missing. */
+export function ensureGraph(file = graphFile): WebGraph {
+  if (!existsSync(file)) {
+    console.error(`building the page graph of ${root} into ${file} (about a minute)`);
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), file], { stdio: 'inherit', env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } });
+    if (r.status !== 0) throw new Error('building the page graph failed');
+  }
+  return loadGraph(file);
+}
+
+async function build(out: string): Promise<void> {
+  const s = { ...defaults, delay: 0 };
+  const sites = ensureSites();
+  const proxy = await startProxy();
+  const http = httpOptions(s, new Map(), `http://127.0.0.1:${proxy.port}`);
+  const dispatcher = createDispatcher(http);
+  const robots = new RobotsCache(dispatcher, http, new HostGate({ delayMs: 0, maxBackoffMs: s['max-backoff'] }), s['max-crawl-delay'], s['page-timeout'], () => undefined);
+  const signal = new AbortController().signal;
+  const allowed = async (u: string) => (await robots.verdict(u, signal)).kind === 'allow';
+  const scopes: SiteScope[] = sites.map((x) => ({ identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }));
+  const t0 = performance.now();
+  try {
+    const web = await buildGraph(
+      sites.map((x) => ({ host: x.host, url: x.url, group: x.group })),
+      async (url, site) => {
+        // As the crawl (page-reader.ts): robots.txt first, for the page and for each redirect's target.
+        if (!(await allowed(url))) return 'robots';
+        const scope = scopes[site]!;
+        // A gate of its own per read: one host's pages are read several at a time (no politeness needed on loopback).
+        const gate = new HostGate({ delayMs: 0, maxBackoffMs: s['max-backoff'] });
+        const ctx: FetchContext = { dispatcher, http, gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal: AbortSignal.timeout(s['page-timeout']),
+          denied: async (u) => ((await allowed(u)) ? null : 'robots-denied') };
+        const f = await fetchPage(url, ctx);
+        const body = htmlBody(f);
+        // With context: each link's cues as a topic-focused crawl reads them (tag path, text before it, title).
+        const analysed = body ? analysePage(body, f.finalUrl, f.response!.contentType, scope, s['default-encoding'], { context: true }) : null;
+        return toPullResult({ id: 0, siteId: site + 1, url, level: 0 }, f, scope, s, analysed);
+      },
+      {
+        maxLevel: s['max-level'], concurrency: 32, denied: async (u) => !(await allowed(u)),
+        source: `${root}: every page within level ${s['max-level']}, read with beebot's fetch and page code through serve.mjs`,
+        onSite: (host, pages) => console.error(`${host}: ${pages} pages`),
+      },
+    );
+    saveGraph(out, web);
+    const pages = web.sites.reduce((a, x) => a + x.pages.length, 0);
+    console.error(`${web.sites.length} sites, ${pages} pages, ${web.urls.length} external URLs, ${((performance.now() - t0) / 1000).toFixed(0)} s; wrote ${out}`);
+  } finally {
+    proxy.child.kill('SIGTERM');
+    await dispatcher.close();
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await build(resolve(process.argv[2] ?? graphFile));

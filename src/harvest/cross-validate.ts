@@ -1,0 +1,90 @@
+import { mulberry32 } from '../bandit/random.js';
+import type { Policy } from '../bandit/policy.js';
+import type { Order } from '../order/priority.js';
+import { subGraph, type WebGraph } from './page-graph.js';
+import type { PageSet } from './references.js';
+import { references, type References } from './references.js';
+import { replay } from './replay.js';
+
+/**
+ * A way to crawl that may have constants to choose: `tune` sees only training sites (a page graph
+ * of them) and returns the constants; `make` builds the scheduler and order from them. A method
+ * with no `tune` has nothing chosen on data and is measured on the sites directly.
+ */
+export interface Method<P = unknown> {
+  name: string;
+  tune?: (train: WebGraph) => P;
+  make: (params: P | undefined) => { policy: Policy; order: Order };
+}
+
+/** A method's distinct (site, external URL) pairs on a set of sites at N pages, and the references' on the same sites. */
+export interface Measured {
+  pairs: number;
+  bfsOracle: number;
+  perfectPredictor: number;
+}
+
+/** The references of some sites at n pages, worked out once per page sets (they cost more than a replay at large N). */
+const refCache = new WeakMap<readonly PageSet[], Map<string, References>>();
+export function cachedReferences(sets: readonly PageSet[], sites: readonly number[], n: number): References {
+  let m = refCache.get(sets);
+  if (!m) refCache.set(sets, (m = new Map()));
+  const key = `${sites.join(',')}/${n}`;
+  let r = m.get(key);
+  if (!r) m.set(key, (r = references(sites.map((i) => sets[i]!), [n]).get(n)!));
+  return r;
+}
+
+/** A seeded shuffle (Fisher-Yates over mulberry32): the same seed, the same order. */
+export function shuffled<T>(xs: readonly T[], seed: number): T[] {
+  const a = [...xs];
+  const r = mulberry32(seed);
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+/** k folds of the site indices (seeded), each a held-out set; every site in exactly one. */
+export function folds(n: number, k: number, seed: number): number[][] {
+  const order = shuffled(Array.from({ length: n }, (_, i) => i), seed);
+  const out: number[][] = Array.from({ length: Math.min(k, n) }, () => []);
+  order.forEach((site, i) => out[i % out.length]!.push(site));
+  return out.map((f) => f.sort((a, b) => a - b));
+}
+
+/** `count` random subsets of `size` site indices out of n (seeded). */
+export function subsets(n: number, size: number, count: number, seed: number): number[][] {
+  return Array.from({ length: count }, (_, i) => shuffled(Array.from({ length: n }, (_, j) => j), seed + i).slice(0, size).sort((a, b) => a - b));
+}
+
+/**
+ * A method on the sites `keep` of the graph at N pages. Untuned: one crawl of those sites. Tuned:
+ * leave-sites-out: the sites are split into `k` folds; for each, the constants are chosen on the
+ * other sites of the graph (never on the fold's), and the fold's sites are crawled with its share
+ * of the budget (N · fold size / sites); the figures and the references are summed over the folds,
+ * so no site is measured with constants chosen on it.
+ */
+export function measure<P>(
+  m: Method<P>, web: WebGraph, sets: readonly PageSet[], keep: readonly number[], N: number, o: { k?: number; seed?: number } = {},
+): Measured {
+  const run = (sites: readonly number[], n: number, params: P | undefined): Measured => {
+    const g = subGraph(web, (_, i) => sites.includes(i));
+    const { policy, order } = m.make(params);
+    const r = replay(g, { policy, order, budget: n, seed: 1 });
+    const refs = cachedReferences(sets, sites, n);
+    return { pairs: r.pairs.at(-1) ?? 0, bfsOracle: refs.bfsOracle, perfectPredictor: refs.perfectPredictor };
+  };
+  if (!m.tune) return run(keep, N, undefined);
+  const total: Measured = { pairs: 0, bfsOracle: 0, perfectPredictor: 0 };
+  for (const f of folds(keep.length, o.k ?? 5, o.seed ?? 1)) {
+    const held = f.map((i) => keep[i]!);
+    const params = m.tune(subGraph(web, (_, i) => !held.includes(i)));
+    const got = run(held, Math.max(1, Math.round((N * held.length) / keep.length)), params);
+    total.pairs += got.pairs;
+    total.bfsOracle += got.bfsOracle;
+    total.perfectPredictor += got.perfectPredictor;
+  }
+  return total;
+}

@@ -1,0 +1,223 @@
+import type { FrontierPage, OrderState } from '../store/frontier.js';
+import type { Prioritize } from '../store/priorities.js';
+import type { LinkOrder, OrderedLink, PageStatus } from '../store/pull-record.js';
+import type { SiteQueues } from '../crawl/page-choice.js';
+import { START } from '../order/priority.js';
+import { contentOf, type GraphLink, type SiteGraph, type WebGraph } from './page-graph.js';
+
+/** A row of the replay's pages: the columns of the store's `pages` that a crawl's choices read. */
+interface Row {
+  id: number;
+  site: number;
+  node: number;
+  /** the spelling fetched: the first link's that queued it */
+  url: string;
+  /** robots.txt of that spelling's origin denies it */
+  robots: boolean;
+  level: number;
+  status: 'queued' | 'done' | 'not-html' | 'error' | 'redirect' | 'skipped';
+  priority: number | null;
+  anchor: string | null;
+  cues: string | null;
+  cash: number | null;
+  inherit: number | null;
+  dist: number | null;
+  inlinks: number | null;
+}
+
+/** What one pull gave: the rewards and what the whole store gained. */
+export interface ReplayPull {
+  site: number;
+  /** the pulled page (index in its site's graph) */
+  node: number;
+  level: number;
+  /** what the pull stores as its status (an in-site redirect: its target's) */
+  status: PageStatus;
+  http: number | null;
+  /** it read an HTML page not read before (what limit.py counts as a page) */
+  page: boolean;
+  /** external URLs new to the site, outside hosts new to the site, (page, URL) pairs new to the store */
+  urls: number;
+  hosts: number;
+  pairs: number;
+  /** external URLs and outside hosts new to the whole store */
+  newUrls: number;
+  newHosts: number;
+}
+
+/**
+ * The offline twin of the store a crawl writes (store/frontier.ts, store/priorities.ts and the
+ * link steps of store/pull-writer.ts), in memory over a page graph: the same rows, the same
+ * order of the next page (priority, level, discovery), the same levels, the same rewards. Site
+ * ids are 1-based in graph order, as `seeds import` gives them. The live check
+ * (scripts/harvest-live.ts) holds the two to each other.
+ */
+export class ReplayStore implements SiteQueues {
+  private rows: Row[] = [];
+  private byNode: Map<number, Row>[];
+  private queued: Set<Row>[];
+  private siteUrls: Set<number>[];
+  private siteHosts: Set<number>[];
+  private readPages = new Set<Row>();
+  readonly urls = new Set<number>();
+  readonly hosts = new Set<number>();
+  /** (site, URL) pairs: the sum of the sites' urls rewards */
+  pairsSiteUrl = 0;
+
+  constructor(
+    readonly web: WebGraph,
+    private ordered: boolean,
+  ) {
+    const k = web.sites.length;
+    this.byNode = Array.from({ length: k + 1 }, () => new Map());
+    this.queued = Array.from({ length: k + 1 }, () => new Set());
+    this.siteUrls = Array.from({ length: k + 1 }, () => new Set());
+    this.siteHosts = Array.from({ length: k + 1 }, () => new Set());
+    web.sites.forEach((_, i) => this.insert(i + 1, 0, 0, null));
+  }
+
+  site(id: number): SiteGraph {
+    return this.web.sites[id - 1]!;
+  }
+
+  private insert(site: number, node: number, level: number, extra: Partial<Row> | null, link?: GraphLink): Row {
+    const p = this.site(site).pages[node]!;
+    const row: Row = {
+      id: this.rows.length + 1, site, node, url: link?.url ?? p.url, robots: link?.url ? link.robots === true : p.robots === true, level, status: 'queued',
+      priority: null, anchor: null, cues: null, cash: null, inherit: null, dist: null, inlinks: null, ...extra,
+    };
+    this.rows.push(row);
+    this.byNode[site]!.set(node, row);
+    this.queued[site]!.add(row);
+    return row;
+  }
+
+  private setStatus(row: Row, status: Row['status']): void {
+    row.status = status;
+    if (status !== 'queued') this.queued[row.site]!.delete(row);
+  }
+
+  /** store/frontier.ts: breadth-first (level, id), or ordered (priority desc, level, id) among pages with a priority. */
+  nextPage(siteId: number, maxLevel: number): FrontierPage | undefined {
+    let best: Row | undefined;
+    for (const r of this.queued[siteId]!) {
+      if (r.level > maxLevel) continue;
+      if (this.ordered) {
+        if (r.priority === null) continue;
+        if (!best || r.priority > best.priority! || (r.priority === best.priority && (r.level < best.level || (r.level === best.level && r.id < best.id)))) best = r;
+      } else if (!best || r.level < best.level || (r.level === best.level && r.id < best.id)) best = r;
+    }
+    if (!best) return undefined;
+    const page: FrontierPage = { id: best.id, siteId, url: best.url, level: best.level };
+    if (!this.ordered) return page;
+    return { ...page, anchor: best.anchor, state: this.state(best, best.level === 0 ? 1 : 0) };
+  }
+
+  /** The order's columns as the store reads them (coalesced). */
+  private state(r: Row, cashIfNull: number): OrderState {
+    return { cues: r.cues ?? '', cash: r.cash ?? cashIfNull, inherit: r.inherit ?? 0, dist: r.dist ?? 0, inlinks: r.inlinks ?? 0 };
+  }
+
+  /** store/priorities.ts rescoreQueued. */
+  rescore(siteId: number, prioritize: Prioritize, onlyUnscored = false): void {
+    for (const r of this.queued[siteId]!) {
+      if (onlyUnscored && r.priority !== null) continue;
+      r.priority = r.level === 0 ? START : prioritize(siteId, r.url, r.anchor ?? '', this.state(r, r.level === 0 ? 1 : 0));
+    }
+  }
+
+  /** robots.txt keeps the page from being fetched (under the spelling it was queued with). */
+  denied(page: FrontierPage): boolean {
+    return this.rows[page.id - 1]!.robots;
+  }
+
+  skip(page: FrontierPage): void {
+    this.setStatus(this.rows[page.id - 1]!, 'skipped');
+  }
+
+  /**
+   * Pull a page and store what it gave (store/pull-writer.ts write: content, external links,
+   * internal links, ordered or not). `order`: the crawl's LinkOrder in an ordered crawl.
+   */
+  pull(page: FrontierPage, order: LinkOrder | null): ReplayPull {
+    const pulled = this.rows[page.id - 1]!;
+    const site = pulled.site;
+    const graph = this.site(site);
+    const node = graph.pages[pulled.node]!;
+    // storeContent: an in-site redirect's content belongs to its target, stored whatever its state.
+    let content = pulled;
+    let level = page.level;
+    const c = contentOf(graph, pulled.node);
+    if (c !== pulled.node) {
+      content = this.byNode[site]!.get(c) ?? this.insert(site, c, page.level, null);
+      this.setStatus(pulled, 'redirect');
+      level = Math.min(content.level, page.level);
+    }
+    this.setStatus(content, node.status);
+    content.level = Math.min(content.level, level);
+    const read = graph.pages[c]!;
+    // storeExternal: each (page, URL) once; the rewards count what is new to the site and to the store.
+    const out: ReplayPull = { site, node: pulled.node, level: page.level, status: node.status, http: node.http, page: false, urls: 0, hosts: 0, pairs: 0, newUrls: 0, newHosts: 0 };
+    if (!this.readPages.has(content)) {
+      this.readPages.add(content);
+      out.page = node.status === 'done';
+      for (const u of read.ext) {
+        out.pairs++;
+        if (this.siteUrls[site]!.has(u)) continue;
+        this.siteUrls[site]!.add(u);
+        out.urls++;
+        if (!this.urls.has(u)) {
+          this.urls.add(u);
+          out.newUrls++;
+        }
+        const h = this.web.urlHost[u]!;
+        if (!this.siteHosts[site]!.has(h)) {
+          this.siteHosts[site]!.add(h);
+          out.hosts++;
+        }
+        if (!this.hosts.has(h)) {
+          this.hosts.add(h);
+          out.newHosts++;
+        }
+      }
+    }
+    this.pairsSiteUrl += out.urls;
+    if (order) this.storeOrdered(page, pulled, read.links, level, out.urls, order);
+    else this.storeInternal(site, read.links, level);
+    return out;
+  }
+
+  /** storeInternal: new pages queued one level down, queued ones raised. */
+  private storeInternal(site: number, links: readonly GraphLink[], level: number): void {
+    for (const l of links) {
+      const row = this.byNode[site]!.get(l.to);
+      if (!row) this.insert(site, l.to, level + 1, null, l);
+      else if (row.status === 'queued' && row.level > level + 1) row.level = level + 1;
+    }
+  }
+
+  /** storeOrdered: the order learns the pull, then scores each new or still queued target; the pulled page's cash is spent. */
+  private storeOrdered(page: FrontierPage, pulled: Row, links: readonly GraphLink[], level: number, reward: number, order: LinkOrder): void {
+    const site = pulled.site;
+    const relevance = order.learn(page, reward, undefined);
+    const targets: { l: GraphLink; row: Row | undefined }[] = [];
+    for (const l of links) {
+      const row = this.byNode[site]!.get(l.to);
+      if (row && row.status !== 'queued') continue;
+      targets.push({ l, row });
+    }
+    const graph = this.site(site);
+    const asked: OrderedLink[] = targets.map(({ l, row }) => ({
+      url: l.url ?? graph.pages[l.to]!.url, anchor: l.anchor, cues: undefined,
+      known: row ? { cues: row.cues as string, cash: row.cash ?? 0, inherit: row.inherit ?? 0, dist: row.dist ?? 0, inlinks: row.inlinks ?? 0 } : null,
+    }));
+    const scored = order.children(page, reward, relevance, asked);
+    targets.forEach(({ l, row }, i) => {
+      const { state, priority } = scored[i]!;
+      const { cash, inherit, dist, inlinks } = state;
+      if (row) Object.assign(row, { cash, inherit, dist, inlinks, priority, level: Math.min(row.level, level + 1) });
+      else this.insert(site, l.to, level + 1, { priority, anchor: l.anchor, cues: state.cues || null, cash, inherit, dist, inlinks }, l);
+    });
+    pulled.cash = 0;
+  }
+}

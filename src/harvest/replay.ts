@@ -1,0 +1,79 @@
+import type { Policy } from '../bandit/policy.js';
+import { randomFor } from '../bandit/random.js';
+import { CrawlOrder } from '../crawl/crawl-order.js';
+import { CrawlState } from '../crawl/crawl-state.js';
+import { PageChoice } from '../crawl/page-choice.js';
+import type { Order } from '../order/priority.js';
+import { defaults, type Settings } from '../store/settings.js';
+import type { Site } from '../store/sites.js';
+import type { WebGraph } from './page-graph.js';
+import { ReplayStore, type ReplayPull } from './replay-store.js';
+
+export interface ReplayOptions {
+  policy: Policy;
+  order: Order;
+  /** pages (pulls) in all; null: until every site is exhausted */
+  budget: number | null;
+  seed?: number;
+  /** the crawl's settings that decide which page comes next (default: beebot's defaults) */
+  maxLevel?: number;
+  deadEndAfter?: number | null;
+}
+
+export interface ReplayResult {
+  pulls: ReplayPull[];
+  /** after each pull: distinct (site, external URL) pairs, distinct external URLs, distinct outside hosts */
+  pairs: number[];
+  urls: number[];
+  hosts: number[];
+}
+
+/**
+ * A crawl of a page graph at --concurrency 1, offline: the crawl's own choice code (the policy,
+ * PageChoice with its re-scoring and dead ends, CrawlState, CrawlOrder) over the in-memory twin
+ * of its store (replay-store.ts), pull after pull as the crawl loop (crawl/crawler.ts) makes
+ * them. Deterministic for a seed; a few seconds for thousands of pulls.
+ */
+export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
+  const maxLevel = o.maxLevel ?? defaults['max-level'];
+  if (maxLevel > web.maxLevel) throw new Error(`the graph holds pages down to level ${web.maxLevel}, not ${maxLevel}`);
+  const s: Settings = {
+    ...defaults, budget: o.budget, order: o.order, seed: o.seed ?? defaults.seed, 'max-level': maxLevel,
+    'dead-end-after': o.deadEndAfter === undefined ? defaults['dead-end-after'] : o.deadEndAfter, 'max-pages-per-site': null, concurrency: 1,
+  };
+  const order = s.order === 'bfs' ? null : new CrawlOrder(s.order);
+  const sites: Site[] = web.sites.map((x, i) => ({
+    id: i + 1, url: x.pages[0]!.url, name: x.host, short: x.host, group: x.group, unavailable: null, pulls: 0, rewardSum: 0, rewardMax: 0, deepest: null,
+  }));
+  const state = new CrawlState(sites, s, order);
+  const store = new ReplayStore(web, order !== null);
+  const choice = new PageChoice(store, s, state, () => 0, true);
+  choice.scoreUnscored();
+  const out: ReplayResult = { pulls: [], pairs: [], urls: [], hosts: [] };
+  while (!state.budgetSpent()) {
+    const id = o.policy({ arms: choice.arms(), history: state.history, budget: s.budget, random: randomFor(s.seed, state.history.length) });
+    if (id === null) break;
+    const page = choice.pageFor(id);
+    if (!page) throw new Error(`policy chose site ${id}, which is not open`);
+    const site = state.sites.get(id)!;
+    // robots.txt keeps it out: stored as skipped, no pull, and the policy is asked again (crawler.ts robotsAllow).
+    if (store.denied(page)) {
+      store.skip(page);
+      choice.forget(id);
+      continue;
+    }
+    state.history.push(id);
+    state.inFlight.set(id, page.id);
+    const pull = store.pull(page, order);
+    // A start page that gives no HTML page makes its site Not Available (crawler.ts, startPageProblem).
+    if (page.level === 0 && pull.status !== 'done') site.unavailable = `start page: ${pull.status} ${pull.http ?? ''}`;
+    state.record(site, page.url, { status: pull.status, httpStatus: pull.http }, pull.urls);
+    state.inFlight.delete(id);
+    choice.forget(id);
+    out.pulls.push(pull);
+    out.pairs.push(store.pairsSiteUrl);
+    out.urls.push(store.urls.size);
+    out.hosts.push(store.hosts.size);
+  }
+  return out;
+}
