@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { HeaderFacts } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
 
@@ -66,7 +66,17 @@ export function createDispatcher(o: HttpOptions): Dispatcher {
     bodyTimeout: o.bodyTimeout,
     connections: 2,
   };
-  return o.proxy ? new ProxyAgent({ uri: o.proxy, proxyTunnel: false, ...agentOpts }) : new Agent(agentOpts);
+  if (!o.proxy) return new Agent(agentOpts);
+  // ProxyAgent hands its own options only to the clients of a tunnel: the plain-HTTP path and the
+  // client that sends CONNECT are built from `{connect}` alone, with undici's 300 s defaults. Every
+  // pool it makes gets the page timeouts here, and both TLS connectors the connect timeout.
+  const timeouts = { headersTimeout: o.headersTimeout, bodyTimeout: o.bodyTimeout };
+  const pool = (origin: string | URL, opts: object) => new Pool(origin, { connections: 2, ...opts, ...timeouts });
+  return new ProxyAgent({
+    uri: o.proxy, proxyTunnel: false, ...agentOpts,
+    factory: pool, clientFactory: pool,
+    proxyTls: { timeout: o.connectTimeout }, requestTls: { timeout: o.connectTimeout },
+  });
 }
 
 const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
