@@ -167,10 +167,7 @@ describe('through --proxy, a server that never answers', () => {
     const config = { 'page-timeout': '30000', 'headers-timeout': '1000', retries: '0' };
     run = await crawl(db(), site, 'hang.test', config, 60_000, ['--proxy', `http://127.0.0.1:${proxy.port}`]);
   }, 90_000);
-  afterAll(async () => {
-    await proxy?.close();
-    await site?.close();
-  });
+  afterAll(() => Promise.all([proxy?.close(), site?.close()]));
 
   it('stores the page as a headers-timeout, long before the page deadline', () => {
     expect(run.signal).toBeNull();
@@ -234,10 +231,7 @@ describe('a page of a million unclosed <div>, crawled beside a healthy site', ()
     run = { ...(await child), ms: performance.now() - t0 };
     clearTimeout(watchdog);
   }, 120_000);
-  afterAll(async () => {
-    await nest?.close();
-    await healthy?.close();
-  });
+  afterAll(() => Promise.all([nest?.close(), healthy?.close()]));
 
   it('finishes in bounded time', () => {
     expect(run.signal).toBeNull();
