@@ -2,7 +2,7 @@
 // compiled code, so this test loads the build (`npm test` builds first).
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import type { AnalyseJob } from '../src/page/analyse.js';
+import type { AnalyseJob, PageLinks } from '../src/page/analyse.js';
 import type { Analyser } from '../src/page/analyser.js';
 
 const built = '../dist/src/page/analyser.js'; // a variable: the build has no type declarations
@@ -23,7 +23,7 @@ describe('analyser', () => {
     const worker = await createAnalyser(8, 4);
     const here = await createAnalyser(8, 2);
     try {
-      const a = await Promise.all(jobs.map((j) => worker.analyse(j)));
+      const a = (await Promise.all(jobs.map((j) => worker.analyse(j)))) as PageLinks[];
       const b = await Promise.all(jobs.map((j) => here.analyse(j)));
       expect(a).toEqual(b);
       expect(a[1]!.encoding).toBe('windows-1251');
@@ -31,6 +31,17 @@ describe('analyser', () => {
       expect(a[0]!.links.internal.map((l) => l.url)).toEqual(['http://uni.test/sub/x.html']);
       // the caller's body is copied, not moved: it stays readable after the hand-over
       expect(jobs[0]!.bytes.length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([worker.close(), here.close()]);
+    }
+  });
+
+  it('a page past the parser\'s limits comes back as unparsed, with the reason, from a worker as from here', async () => {
+    const worker = await createAnalyser(8, 4);
+    const here = await createAnalyser(8, 2);
+    try {
+      const deep = job(Buffer.from(`<html><body>${'<div>'.repeat(100_000)}`));
+      for (const a of [worker, here]) expect(await a.analyse(deep)).toEqual({ unparsed: 'too-deep: markup nested more than 1024 elements' });
     } finally {
       await Promise.all([worker.close(), here.close()]);
     }

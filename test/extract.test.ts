@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultWeb, renderPage } from '../bench/web.js';
-import { extractLinks } from '../src/page/extract.js';
+import { extractLinks, MarkupLimit, MAX_NESTING } from '../src/page/extract.js';
 
 const links = (html: string, maxText?: number) => extractLinks(html, { maxText }).links;
 const texts = (html: string, maxText?: number) => links(html, maxText).map((l) => l.text);
@@ -138,3 +138,24 @@ function pagePath(i: number): string {
   const internal = root.map((l) => l.href).filter((h) => h.startsWith('/') && h.endsWith('.html'));
   return internal[i % internal.length]!;
 }
+
+describe('extractLinks: bounded work on hostile markup', () => {
+  it('refuses markup nested deeper than MAX_NESTING, in time linear in the page', () => {
+    const t0 = performance.now();
+    expect(() => extractLinks(`<html><body>${'<div>'.repeat(1_000_000)}`)).toThrow(MarkupLimit);
+    expect(() => extractLinks(`<body>${'<b>'.repeat(MAX_NESTING + 1)}`)).toThrow(/^too-deep: markup nested more than 1024 elements$/);
+    expect(performance.now() - t0).toBeLessThan(5_000); // before: minutes (a shift per element at the front of the open-element stack)
+  });
+
+  it('counts open elements, not elements: closed, implied-closed and void ones do not add up', () => {
+    const deepOk = '<div>'.repeat(MAX_NESTING - 3); // with <body>, a <p> and a <br>: the limit exactly
+    const page = `<body>${deepOk}${'<p>x'.repeat(5000)}${'<br><img src=x>'.repeat(5000)}${'<span></span>'.repeat(5000)}<a href="/end">end</a>`;
+    expect(extractLinks(page).links.map((l) => l.href)).toEqual(['/end']);
+  });
+
+  it('gives up past its time budget', () => {
+    // Stray end tags are each searched through the whole open-element stack.
+    const page = `<body>${'<div>'.repeat(1000)}${'</x>'.repeat(400_000)}`;
+    expect(() => extractLinks(page, { budgetMs: 1 })).toThrow(/^parse-timeout: markup took more than 1 ms to parse$/);
+  });
+});

@@ -1,6 +1,6 @@
 // Hostile sites that need a server of their own (the hostile web of fixtures/hostile.ts serves one
 // well-behaved robots.txt and one start page): the real CLI crawls each on loopback.
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, request, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,11 +46,11 @@ async function serve(route: (path: string, res: ServerResponse, every: (ms: numb
 const html = (res: ServerResponse, body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
 
 /** Seed, configure and crawl `host` (resolved to the site), killed after `watchdogMs`. */
-async function crawl(db: string, site: Site, host: string, config: Record<string, string>, watchdogMs: number): Promise<CliResult & { ms: number }> {
+async function crawl(db: string, site: Site, host: string, config: Record<string, string>, watchdogMs: number, args: string[] = []): Promise<CliResult & { ms: number }> {
   expect((await beebot(['seeds', 'add', `http://${host}:${site.port}/`], { db })).code).toBe(0);
   for (const [k, v] of Object.entries({ delay: '0', ...config })) expect((await beebot(['config', 'set', k, v], { db })).code).toBe(0);
   const t0 = performance.now();
-  const run = beebot(['crawl', '--resolve', `${host}:${site.port}:127.0.0.1`], { db });
+  const run = beebot(['crawl', '--resolve', `${host}:${site.port}:127.0.0.1`, ...args], { db });
   const watchdog = setTimeout(() => run.child.kill('SIGKILL'), watchdogMs);
   const r = await run;
   clearTimeout(watchdog);
@@ -138,5 +138,113 @@ describe('max-links-per-page counts distinct links, internal first', () => {
     expect(note('/wide')).toBe('links-capped: 100 of 151 kept');
     const ext = rows<{ n: number }>(db(), "SELECT count(*) AS n FROM external_links e JOIN pages p ON p.id = e.page_id WHERE p.url = ?", `http://links.test:${site.port}/wide`);
     expect(ext[0]!.n).toBe(99);
+  });
+});
+
+describe('through --proxy, a server that never answers', () => {
+  let site: Site;
+  let proxy: Site;
+  let run: CliResult & { ms: number };
+  const db = () => join(tmp.dir, 'proxy.db');
+
+  beforeAll(async () => {
+    site = await serve((path, res) => {
+      if (path === '/') return html(res, '<a href="/hang">hang</a>');
+      if (path === '/hang') return; // headers never come
+      res.writeHead(404).end();
+    });
+    // A plain HTTP proxy: forwards each absolute-form request to the site.
+    proxy = await serve((_path, res) => {
+      const req = res.req;
+      const up = request({ host: '127.0.0.1', port: site.port, path: new URL(req.url!).pathname, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode!, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => res.destroy());
+      res.on('close', () => up.destroy());
+      up.end();
+    });
+    const config = { 'page-timeout': '30000', 'headers-timeout': '1000', retries: '0' };
+    run = await crawl(db(), site, 'hang.test', config, 60_000, ['--proxy', `http://127.0.0.1:${proxy.port}`]);
+  }, 90_000);
+  afterAll(() => Promise.all([proxy?.close(), site?.close()]));
+
+  it('stores the page as a headers-timeout, long before the page deadline', () => {
+    expect(run.signal).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+    expect(site.hits('/hang')).toBe(1);
+    const [f] = rows<{ error: string | null }>(db(), "SELECT f.error FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.url LIKE '%/hang'");
+    expect(f!.error).toMatch(/^headers-timeout/);
+    expect(run.ms).toBeLessThan(15_000);
+  });
+});
+
+describe('a robots.txt of 2,392 pathological wildcard rules', () => {
+  let site: Site;
+  let run: CliResult & { ms: number };
+  const db = () => join(tmp.dir, 'wild.db');
+  const long = (i: number) => `/${'a'.repeat(1900)}${i}`;
+  // 500 KiB of `/*a*a*…*b`: a per-character position-set matcher takes seconds per 1,900-character URL.
+  const robots = `User-agent: *\n${Array.from({ length: 2392 }, (_, i) => `Disallow: /${'*a'.repeat(100 + (i % 7))}*b\n`).join('')}`;
+
+  beforeAll(async () => {
+    site = await serve((path, res) => {
+      if (path === '/robots.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
+      if (path === '/') return html(res, Array.from({ length: 20 }, (_, i) => `<a href="${long(i)}">p</a>`).join(''));
+      html(res, '<p>leaf</p>');
+    });
+    run = await crawl(db(), site, 'wild.test', {}, 120_000);
+  }, 150_000);
+  afterAll(() => site?.close());
+
+  it('crawls the site with the rules applied, the matcher costing little', () => {
+    expect(run.signal).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+    expect(rows<{ n: number }>(db(), "SELECT count(*) AS n FROM pages WHERE status = 'done'")[0]!.n).toBe(21);
+    // Before: 2-2.7 s of matching per URL, over 40 s for these 20.
+    expect(run.ms).toBeLessThan(15_000);
+  });
+});
+
+describe('a page of a million unclosed <div>, crawled beside a healthy site', () => {
+  let nest: Site;
+  let healthy: Site;
+  let run: CliResult & { ms: number };
+  const db = () => join(tmp.dir, 'nest.db');
+  const deep = Buffer.from(`<html><body>${'<div>'.repeat(1_000_000)}`);
+
+  beforeAll(async () => {
+    nest = await serve((path, res) => {
+      if (path === '/') return html(res, '<a href="/x">x</a>');
+      res.writeHead(200, { 'content-type': 'text/html' }).end(deep);
+    });
+    healthy = await serve((path, res) => {
+      html(res, path === '/' ? Array.from({ length: 10 }, (_, i) => `<a href="/p${i + 1}">p</a>`).join('') : 'leaf');
+    });
+    for (const [host, site] of [['nest.test', nest], ['ok.test', healthy]] as const) {
+      expect((await beebot(['seeds', 'add', `http://${host}:${site.port}/`], { db: db() })).code).toBe(0);
+    }
+    for (const [k, v] of Object.entries({ delay: '0', 'page-timeout': '20000' })) expect((await beebot(['config', 'set', k, v], { db: db() })).code).toBe(0);
+    const t0 = performance.now();
+    const child = beebot(['crawl', '--resolve', `nest.test:${nest.port}:127.0.0.1`, '--resolve', `ok.test:${healthy.port}:127.0.0.1`], { db: db() });
+    const watchdog = setTimeout(() => child.child.kill('SIGKILL'), 90_000); // before: the parse alone took 6 minutes
+    run = { ...(await child), ms: performance.now() - t0 };
+    clearTimeout(watchdog);
+  }, 120_000);
+  afterAll(() => Promise.all([nest?.close(), healthy?.close()]));
+
+  it('finishes in bounded time', () => {
+    expect(run.signal).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.ms).toBeLessThan(20_000);
+  });
+
+  it('stores the nested page as an error that says why, and every healthy page normally', () => {
+    const page = (url: string) =>
+      rows<{ status: string; error: string | null }>(db(), 'SELECT p.status, f.error FROM pages p JOIN fetches f ON f.page_id = p.id WHERE p.url = ?', url)[0];
+    expect(page(`http://nest.test:${nest.port}/x`)).toEqual({ status: 'error', error: 'too-deep: markup nested more than 1024 elements' });
+    for (let n = 0; n <= 10; n++) {
+      expect(page(`http://ok.test:${healthy.port}/${n ? `p${n}` : ''}`), `page ${n}`).toEqual({ status: 'done', error: null });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { FrontierPage } from '../store/frontier.js';
 import type { PullResult } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
-import type { PageLinks } from '../page/analyse.js';
+import type { PageLinks, Unparsed } from '../page/analyse.js';
 import { bytesPrint } from '../page/page-fingerprint.js';
 import type { SiteScope } from '../page/classify.js';
 import type { PageFetch } from './fetch-page.js';
@@ -32,7 +32,7 @@ export function htmlBody(f: PageFetch): Uint8Array | null {
  * htmlBody(f) (analyse.ts), run by the caller wherever it runs; null when htmlBody(f) is null.
  */
 export function toPullResult(
-  page: FrontierPage, f: PageFetch, scope: SiteScope, s: Settings, analysed: PageLinks | null, params?: SiteParamRules,
+  page: FrontierPage, f: PageFetch, scope: SiteScope, s: Settings, analysed: PageLinks | Unparsed | null, params?: SiteParamRules,
 ): PullResult {
   const r = failed(page, f.error ?? '');
   r.error = f.error;
@@ -70,6 +70,10 @@ export function toPullResult(
     return r;
   }
   if (!analysed) throw new Error('toPullResult: an HTML page needs its analysis');
+  if ('unparsed' in analysed) {
+    r.error = analysed.unparsed;
+    return r;
+  }
   const a = analysed;
   r.status = 'done';
   r.encoding = a.encoding;

@@ -114,7 +114,9 @@ export class RobotsCache {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new DOMException('robots.txt timeout', 'TimeoutError')), this.deadlineMs);
     try {
-      return await httpGet(this.dispatcher, url, this.http, AbortSignal.any([signal, deadline.signal]), 'robots', MAX_ROBOTS_BYTES);
+      // One byte past the limit, so that parseRobotsTxt sees the file is longer and drops the line
+      // cut at the limit ("Disallow: /*a" cut from "Disallow: /*a*b" would close the site).
+      return await httpGet(this.dispatcher, url, this.http, AbortSignal.any([signal, deadline.signal]), 'robots', MAX_ROBOTS_BYTES + 1);
     } finally {
       clearTimeout(timer);
     }

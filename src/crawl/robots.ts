@@ -1,10 +1,12 @@
 /**
  * robots.txt rules (RFC 9309), pure: from the outcome of fetching one origin's /robots.txt to a
  * decision per URL. Fetching, redirects (at most 5) and caching per origin belong to the caller.
- * Matching is robots-parser's (Google-style: longest match wins, Allow wins ties, groups with the
- * same user-agent merged, `*` as fallback); the status rules and the size limit are ours.
+ * Parsing is robots-parser's (groups with the same user-agent merged, `*` as fallback); matching is
+ * robots-match.ts (Google-style: longest match wins, Allow wins ties, bounded work per URL); the
+ * status rules and the size limit are ours.
  */
 import robotsParser from 'robots-parser';
+import { compileRules, decide, type RobotsRule } from './robots-match.js';
 
 export const PRODUCT_TOKEN = 'beebot';
 /** RFC 9309 2.5: crawlers MUST parse at least 500 KiB; we parse exactly that much. */
@@ -89,17 +91,33 @@ export function parseRobotsTxt(origin: string, body: Buffer, userAgent: string =
     `crawl-delay ${crawlDelay ?? 'none'}`,
     `${sitemaps.length} sitemap(s)`,
   ].join('; ');
+  const rules = compileRules(groupRules(robot, agent));
   return {
     kind: 'parsed',
     isAllowed(url: string): boolean {
-      const allowed = robot.isAllowed(url, agent);
-      if (allowed === undefined) throw new Error(`${url} is not on ${base}: it needs that origin's robots.txt`);
-      return allowed;
+      const u = URL.parse(url);
+      if (u === null || u.origin !== base) throw new Error(`${url} is not on ${base}: it needs that origin's robots.txt`);
+      return decide(rules, upperEscapes(u.pathname + u.search)) ?? true;
     },
     crawlDelay,
     sitemaps,
     summary,
   };
+}
+
+/**
+ * The rules robots-parser read for this agent (its group, else `*`), as its own isAllowed picks
+ * them: robots-parser keeps the groups but matches too slowly, so robots-match.ts does that.
+ */
+function groupRules(robot: object, agent: string): RobotsRule[] {
+  const groups = (robot as { _rules?: Record<string, RobotsRule[]> })._rules;
+  if (typeof groups !== 'object' || groups === null) throw new Error('robots-parser no longer exposes its rules: check src/crawl/robots.ts against its version');
+  return groups[agent === '' ? '*' : agent.toLowerCase()] ?? groups['*'] ?? [];
+}
+
+/** Percent-escapes in upper case, as the patterns are stored (RFC 3986 2.1). */
+function upperEscapes(path: string): string {
+  return path.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
 }
 
 /** Crawl-delay in ms, capped so that one site cannot stall its worker for hours. */

@@ -1,7 +1,7 @@
 import type { FoundLinks } from './found-links.js';
 import { classifyLink, type SiteScope } from './classify.js';
 import { decodeBytes, detectEncoding, type EncodingSource } from './decode.js';
-import { extractLinks } from './extract.js';
+import { extractLinks, MarkupLimit } from './extract.js';
 import { MAX_BODY_TEXT, type PageText } from './page-text.js';
 import { ContentHash, type PagePrint } from './page-fingerprint.js';
 import { resolveHref } from '../url/url.js';
@@ -39,7 +39,7 @@ export function analysePage(
   const hash = new ContentHash();
   const found =
     encoding === 'utf-8'
-      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, text, context, hash })
+      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength), { utf8Bytes: true, text, context, hash })
       : extractLinks(decodeBytes(body, encoding), { text, context, hash });
   const baseUrl = found.base !== null ? resolveHref(found.base, pageUrl) : null;
   const base = baseUrl && /^https?:$/.test(baseUrl.protocol) ? baseUrl.href : pageUrl;
@@ -79,6 +79,16 @@ export interface AnalyseJob {
   focus?: boolean;
 }
 
-export function analyseJob(job: AnalyseJob): PageLinks {
-  return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, context: job.focus, terms: job.focus });
+/** A page refused by the parser's limits (extract.ts): why, stored as the page's error. */
+export interface Unparsed {
+  unparsed: string;
+}
+
+export function analyseJob(job: AnalyseJob): PageLinks | Unparsed {
+  try {
+    return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, context: job.focus, terms: job.focus });
+  } catch (err) {
+    if (err instanceof MarkupLimit) return { unparsed: err.message };
+    throw err;
+  }
 }

@@ -35,7 +35,8 @@ export interface ExtractOptions {
   /** Anchor texts are cut to this many characters. */
   maxText?: number;
   /**
-   * `html` holds UTF-8 bytes one per character (`buffer.latin1Slice()`), not decoded text.
+   * `html` holds UTF-8 bytes one per character (`buffer.latin1Slice()`), not decoded text; or
+   * is the Buffer itself, read a slice at a time (the page is never one string).
    * Decoding a whole page to UTF-16 cost as much as a third of tokenizing it, and every byte
    * the tokenizer acts on is ASCII, which UTF-8 leaves as it is. So the page is tokenized as
    * bytes, and only what is kept (hrefs, anchor texts, a few attributes) is decoded: UTF-8
@@ -53,9 +54,24 @@ export interface ExtractOptions {
   text?: { maxBody: number };
   /** Also each link's tag path and the text before it (topic-focused crawls). */
   context?: boolean;
+  /** Give up (MarkupLimit) after this long; PARSE_BUDGET_MS by default. */
+  budgetMs?: number;
   /** Feed the visible text, as the tokenizer gives it (UTF-8 pages: undecoded bytes), to this page fingerprint. */
   hash?: ContentHash;
 }
+
+/**
+ * htmlparser2 keeps its open elements in an array it shifts at the front, so each element costs as
+ * much as the depth it opens at: a million unclosed <div> took 6 minutes. Browsers stop nesting
+ * at 512 (Blink); past this a page is refused, and past the time budget too (what depth does not
+ * catch, such as stray end tags searched through a deep stack).
+ */
+export const MAX_NESTING = 1024;
+export const PARSE_BUDGET_MS = 10_000;
+const SLICE = 64 * 1024;
+
+/** A page whose markup costs too much to parse: the message is the reason stored for it. */
+export class MarkupLimit extends Error {}
 
 const NAV_ELEMENTS = new Set(['nav', 'header', 'footer', 'aside']);
 const NAV_NAMES = /(?:^|[-_\s])(?:nav|navbar|navigation|sidebar|sphinxsidebar|menu|footer|header|breadcrumbs?|related|toc)(?:$|[-_\s])/i;
@@ -67,7 +83,7 @@ const AROUND = 60;
  * Collect a[href], area[href], frame[src], iframe[src] in document order, the first <base href>
  * and the first <meta http-equiv=refresh> target, in one streaming pass (no DOM).
  */
-export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted {
+export function extractLinks(html: string | Buffer, opts: ExtractOptions = {}): Extracted {
   const maxText = opts.maxText ?? 300;
   const bytes = opts.utf8Bytes ?? false;
   // What the tokenizer gives, as text: identity when it decoded the page itself.
@@ -89,6 +105,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   let inTitle = false;
   let svg = 0;
   const hash = opts.hash;
+  let depth = 0; // the parser's open elements
 
   // Whitespace is collapsed as text arrives, and appending stops past the cap, so an unclosed
   // <a> costs at most maxText characters.
@@ -103,6 +120,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   const parser = new Parser(
     {
       onopentag(name, raw) {
+        if (++depth > MAX_NESTING) throw new MarkupLimit(`too-deep: markup nested more than ${MAX_NESTING} elements`);
         if (context) {
           const cls = raw.class?.trim().split(/\s+/, 1)[0];
           stack.push(cls ? `${name}.${cls}` : name);
@@ -164,6 +182,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
         if (wanted !== null) blocks!.add(wanted);
       },
       onclosetag(name) {
+        depth--;
         if (context) {
           stack.pop();
           if (BREAKS.has(name)) recent = '';
@@ -179,7 +198,14 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
     },
     { decodeEntities: !bytes },
   );
-  parser.end(html);
+  // In slices, so that the time spent is checked as it goes.
+  const t0 = performance.now();
+  const budget = opts.budgetMs ?? PARSE_BUDGET_MS;
+  for (let at = 0; at < html.length; at += SLICE) {
+    parser.write(typeof html === 'string' ? html.slice(at, at + SLICE) : html.toString('latin1', at, Math.min(at + SLICE, html.length)));
+    if (performance.now() - t0 > budget) throw new MarkupLimit(`parse-timeout: markup took more than ${budget} ms to parse`);
+  }
+  parser.end();
   endAnchor();
   return { base, links, refresh, title: title === null ? null : cap((title as string).trim(), maxText), text: blocks?.result() ?? null };
 }
