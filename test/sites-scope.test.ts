@@ -119,6 +119,15 @@ let server: Awaited<ReturnType<typeof servePages>>;
 const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
 const crawl = (db: string, ...args: string[]) =>
   beebot(['crawl', '--delay', '0', '--concurrency', '1', '--budget', 'none', ...hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]), ...args], { db });
+/** Run `f` on a new database in a temporary directory, removed after. */
+async function inTempDb(f: (db: string, dir: string) => Promise<void>): Promise<void> {
+  const { dir, cleanup } = tempDir();
+  try {
+    await f(join(dir, 'b.db'), dir);
+  } finally {
+    cleanup();
+  }
+}
 const u = (host: string, path = '/') => `http://${host}:${port}${path}`;
 
 beforeAll(async () => {
@@ -179,136 +188,111 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('prefix sites on one host', () => {
-  it('crawls each prefix as a site; links to the rest of the host, or to a nested prefix, are external; the site graph and hosts work per site', async () => {
-    const { dir, cleanup } = tempDir();
-    const db = join(dir, 'b.db');
-    try {
-      expect((await beebot(['seeds', 'add', u('uni.test', '/dept/'), '--scope', 'prefix', '--short', 'dept'], { db })).code).toBe(0);
-      expect((await beebot(['seeds', 'add', u('uni.test', '/dept/lab/'), '--scope', 'prefix', '--short', 'lab'], { db })).code).toBe(0);
-      const dup = await beebot(['seeds', 'add', u('uni.test', '/dept/index.html'), '--scope', 'prefix'], { db });
-      expect([dup.code, dup.stderr]).toEqual([2, expect.stringContaining('duplicates site 1')]);
-      expect((await beebot(['seeds', 'add', u('uni.test', '/x'), '--scope', 'path'], { db })).code).toBe(2);
-      const r = await crawl(db);
-      expect(r.code, r.stderr).toBe(0);
-      const pages = rows<{ site_id: number; url: string; status: string }>(db, 'SELECT site_id, url, status FROM pages ORDER BY site_id, url')
-        .map((p) => `${p.site_id} ${new URL(p.url).pathname} ${p.status}`);
-      expect(pages).toEqual(['1 /dept/ done', '1 /dept/a.html done', '1 /dept/b.html done', '2 /dept/lab/ done', '2 /dept/lab/l1.html done']);
-      const ext = rows<{ site_id: number; url: string; host: string }>(db, 'SELECT site_id, url, host FROM external_links ORDER BY site_id, url')
-        .map((e) => `${e.site_id} ${e.url.replace(`:${port}`, '')}`);
-      expect(ext).toEqual(['1 http://other.test/', '1 http://uni.test/dept/lab/', '1 http://uni.test/other/x.html', '2 http://uni.test/dept/']);
-      expect(server.requests.filter((q) => q.startsWith('uni.test/other'))).toEqual([]);
-      const list = JSON.parse((await beebot(['seeds', 'list', '--json'], { db })).stdout) as { scope: string; prefix: string }[];
-      expect(list.map((s) => [s.scope, s.prefix])).toEqual([['prefix', '/dept/'], ['prefix', '/dept/lab/']]);
-      // the site graph: each prefix is its own node, and links between them are site → site edges
-      expect((await beebot(['export', join(dir, 'edges.csv'), '--kind', 'edges'], { db })).code).toBe(0);
-      const edges = readFileSync(join(dir, 'edges.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(',').slice(0, 3).join(' ')).sort();
-      expect(edges).toEqual(['uni.test/dept/ other.test 1', 'uni.test/dept/ uni.test 1', 'uni.test/dept/ uni.test/dept/lab/ 1', 'uni.test/dept/lab/ uni.test/dept/ 1']);
-      // the companion set: uni.test is linked from both prefix sites, and is itself a target site's host
-      const companion = JSON.parse((await beebot(['hosts', '--json'], { db })).stdout) as { host: string; sites: number; target_site_id: number | null }[];
-      expect(companion.map((h) => [h.host, h.sites, h.target_site_id])).toEqual([['uni.test', 2, 1], ['other.test', 1, null]]);
-    } finally {
-      cleanup();
-    }
-  });
+  it('crawls each prefix as a site; links to the rest of the host, or to a nested prefix, are external; the site graph and hosts work per site', () =>
+    inTempDb(async (db, dir) => {
+    expect((await beebot(['seeds', 'add', u('uni.test', '/dept/'), '--scope', 'prefix', '--short', 'dept'], { db })).code).toBe(0);
+    expect((await beebot(['seeds', 'add', u('uni.test', '/dept/lab/'), '--scope', 'prefix', '--short', 'lab'], { db })).code).toBe(0);
+    const dup = await beebot(['seeds', 'add', u('uni.test', '/dept/index.html'), '--scope', 'prefix'], { db });
+    expect([dup.code, dup.stderr]).toEqual([2, expect.stringContaining('duplicates site 1')]);
+    expect((await beebot(['seeds', 'add', u('uni.test', '/x'), '--scope', 'path'], { db })).code).toBe(2);
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ site_id: number; url: string; status: string }>(db, 'SELECT site_id, url, status FROM pages ORDER BY site_id, url')
+      .map((p) => `${p.site_id} ${new URL(p.url).pathname} ${p.status}`);
+    expect(pages).toEqual(['1 /dept/ done', '1 /dept/a.html done', '1 /dept/b.html done', '2 /dept/lab/ done', '2 /dept/lab/l1.html done']);
+    const ext = rows<{ site_id: number; url: string; host: string }>(db, 'SELECT site_id, url, host FROM external_links ORDER BY site_id, url')
+      .map((e) => `${e.site_id} ${e.url.replace(`:${port}`, '')}`);
+    expect(ext).toEqual(['1 http://other.test/', '1 http://uni.test/dept/lab/', '1 http://uni.test/other/x.html', '2 http://uni.test/dept/']);
+    expect(server.requests.filter((q) => q.startsWith('uni.test/other'))).toEqual([]);
+    const list = JSON.parse((await beebot(['seeds', 'list', '--json'], { db })).stdout) as { scope: string; prefix: string }[];
+    expect(list.map((s) => [s.scope, s.prefix])).toEqual([['prefix', '/dept/'], ['prefix', '/dept/lab/']]);
+    // the site graph: each prefix is its own node, and links between them are site → site edges
+    expect((await beebot(['export', join(dir, 'edges.csv'), '--kind', 'edges'], { db })).code).toBe(0);
+    const edges = readFileSync(join(dir, 'edges.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(',').slice(0, 3).join(' ')).sort();
+    expect(edges).toEqual(['uni.test/dept/ other.test 1', 'uni.test/dept/ uni.test 1', 'uni.test/dept/ uni.test/dept/lab/ 1', 'uni.test/dept/lab/ uni.test/dept/ 1']);
+    // the companion set: uni.test is linked from both prefix sites, and is itself a target site's host
+    const companion = JSON.parse((await beebot(['hosts', '--json'], { db })).stdout) as { host: string; sites: number; target_site_id: number | null }[];
+    expect(companion.map((h) => [h.host, h.sites, h.target_site_id])).toEqual([['uni.test', 2, 1], ['other.test', 1, null]]);
+    }));
 });
 
 describe('a domain site', () => {
-  it('crawls the registrable domain with its subdomains as one site', async () => {
-    const { dir, cleanup } = tempDir();
-    const db = join(dir, 'b.db');
-    try {
-      expect((await beebot(['seeds', 'add', u('www.uni2.test'), '--scope', 'domain'], { db })).code).toBe(0);
-      // the same domain again, typed through another host: a duplicate
-      expect((await beebot(['seeds', 'add', u('lib.uni2.test'), '--scope', 'domain'], { db })).code).toBe(2);
-      const r = await crawl(db);
-      expect(r.code, r.stderr).toBe(0);
-      const pages = rows<{ url: string; status: string }>(db, 'SELECT url, status FROM pages ORDER BY id').map((p) => `${p.url.replace(`:${port}`, '')} ${p.status}`);
-      expect(pages).toEqual(['http://www.uni2.test/ done', 'http://lib.uni2.test/ done', 'http://lib.uni2.test/catalog.html done']);
-      expect(rows<{ url: string }>(db, 'SELECT url FROM external_links').map((e) => e.url)).toEqual(['http://other.test/']);
-    } finally {
-      cleanup();
-    }
-  });
+  it('crawls the registrable domain with its subdomains as one site', () =>
+    inTempDb(async (db, dir) => {
+    expect((await beebot(['seeds', 'add', u('www.uni2.test'), '--scope', 'domain'], { db })).code).toBe(0);
+    // the same domain again, typed through another host: a duplicate
+    expect((await beebot(['seeds', 'add', u('lib.uni2.test'), '--scope', 'domain'], { db })).code).toBe(2);
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ url: string; status: string }>(db, 'SELECT url, status FROM pages ORDER BY id').map((p) => `${p.url.replace(`:${port}`, '')} ${p.status}`);
+    expect(pages).toEqual(['http://www.uni2.test/ done', 'http://lib.uni2.test/ done', 'http://lib.uni2.test/catalog.html done']);
+    expect(rows<{ url: string }>(db, 'SELECT url FROM external_links').map((e) => e.url)).toEqual(['http://other.test/']);
+    }));
 });
 
 describe('sitemaps', () => {
-  it("queue a site's pages from robots.txt's Sitemap: lines, sitemap indexes, gzip and /sitemap.xml, at level 1, naming their sitemap", async () => {
-    const { dir, cleanup } = tempDir();
-    const db = join(dir, 'b.db');
-    try {
-      expect((await beebot(['seeds', 'add', u('sm.test'), '--sitemaps', 'yes'], { db })).code).toBe(0);
-      expect((await beebot(['seeds', 'add', u('plain.test')], { db })).code).toBe(0);
-      expect((await beebot(['seeds', 'add', u('x.test'), '--sitemaps', 'maybe'], { db })).code).toBe(2);
-      const r = await crawl(db, '--max-level', '1');
-      expect(r.code, r.stderr).toBe(0);
-      const pages = rows<{ url: string; level: number; status: string; on: string | null; sitemap: string | null }>(
-        db, `SELECT p.url, p.level, p.status, f.url AS "on", p.sitemap FROM pages p LEFT JOIN pages f ON f.id = p.found_on WHERE p.site_id = 1 ORDER BY p.id`,
-      ).map((p) => [new URL(p.url).pathname, p.level, p.status, p.on && new URL(p.on).pathname, p.sitemap && new URL(p.sitemap).pathname]);
-      expect(pages).toEqual([
-        ['/', 0, 'done', null, null],
-        ['/linked.html', 1, 'done', '/', '/maps/a.xml'], // found by a link first: keeps its level, names the sitemap too
-        ['/only-root.html', 1, 'done', null, '/sitemap.xml'], // files in breadth-first order: robots.txt's, /sitemap.xml, the index's
-        ['/only-a.html', 1, 'done', null, '/maps/a.xml'],
-        ['/only-b.html', 1, 'done', null, '/maps/b.xml.gz'],
-        ['/deep.html', 2, 'queued', '/only-a.html', null], // beyond --max-level 1: stored, not fetched
-      ]);
-      // a site with sitemaps off (the default) reads none
-      expect(server.requests.filter((q) => q.startsWith('plain.test/sitemap'))).toEqual([]);
-      expect(rows(db, `SELECT url FROM pages WHERE url LIKE '%hidden%'`)).toEqual([]);
-      // on for every site by the setting
-      expect((await beebot(['config', 'set', 'sitemaps', 'yes'], { db })).code).toBe(0);
-      expect((await crawl(db, '--max-level', '1')).code).toBe(0);
-      expect(rows<{ status: string }>(db, `SELECT status FROM pages WHERE url LIKE '%plain.test%hidden.html'`)).toEqual([{ status: 'done' }]);
-    } finally {
-      cleanup();
-    }
-  });
+  it("queue a site's pages from robots.txt's Sitemap: lines, sitemap indexes, gzip and /sitemap.xml, at level 1, naming their sitemap", () =>
+    inTempDb(async (db, dir) => {
+    expect((await beebot(['seeds', 'add', u('sm.test'), '--sitemaps', 'yes'], { db })).code).toBe(0);
+    expect((await beebot(['seeds', 'add', u('plain.test')], { db })).code).toBe(0);
+    expect((await beebot(['seeds', 'add', u('x.test'), '--sitemaps', 'maybe'], { db })).code).toBe(2);
+    const r = await crawl(db, '--max-level', '1');
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ url: string; level: number; status: string; on: string | null; sitemap: string | null }>(
+      db, `SELECT p.url, p.level, p.status, f.url AS "on", p.sitemap FROM pages p LEFT JOIN pages f ON f.id = p.found_on WHERE p.site_id = 1 ORDER BY p.id`,
+    ).map((p) => [new URL(p.url).pathname, p.level, p.status, p.on && new URL(p.on).pathname, p.sitemap && new URL(p.sitemap).pathname]);
+    expect(pages).toEqual([
+      ['/', 0, 'done', null, null],
+      ['/linked.html', 1, 'done', '/', '/maps/a.xml'], // found by a link first: keeps its level, names the sitemap too
+      ['/only-root.html', 1, 'done', null, '/sitemap.xml'], // files in breadth-first order: robots.txt's, /sitemap.xml, the index's
+      ['/only-a.html', 1, 'done', null, '/maps/a.xml'],
+      ['/only-b.html', 1, 'done', null, '/maps/b.xml.gz'],
+      ['/deep.html', 2, 'queued', '/only-a.html', null], // beyond --max-level 1: stored, not fetched
+    ]);
+    // a site with sitemaps off (the default) reads none
+    expect(server.requests.filter((q) => q.startsWith('plain.test/sitemap'))).toEqual([]);
+    expect(rows(db, `SELECT url FROM pages WHERE url LIKE '%hidden%'`)).toEqual([]);
+    // on for every site by the setting
+    expect((await beebot(['config', 'set', 'sitemaps', 'yes'], { db })).code).toBe(0);
+    expect((await crawl(db, '--max-level', '1')).code).toBe(0);
+    expect(rows<{ status: string }>(db, `SELECT status FROM pages WHERE url LIKE '%plain.test%hidden.html'`)).toEqual([{ status: 'done' }]);
+    }));
 });
 
 describe('include and exclude', () => {
-  it('hold the URLs they leave out (status excluded, never fetched), pages and sitemaps alike', async () => {
-    const { dir, cleanup } = tempDir();
-    const db = join(dir, 'b.db');
-    try {
-      const add = await beebot(['seeds', 'add', u('pat.test'), '--include', '/news/*', '--include', 're:/$', '--exclude', '*/print/*', '--sitemaps', 'yes'], { db });
-      expect(add.code, add.stderr).toBe(0);
-      const bad = await beebot(['seeds', 'add', u('pat2.test'), '--exclude', 're:(['], { db });
-      expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("bad pattern 're:(['")]);
-      const r = await crawl(db);
-      expect(r.code, r.stderr).toBe(0);
-      const pages = rows<{ url: string; status: string; note: string | null }>(db, 'SELECT url, status, note FROM pages ORDER BY id')
-        .map((p) => [new URL(p.url).pathname + new URL(p.url).search, p.status, p.note]);
-      expect(pages).toEqual([
-        ['/', 'done', null],
-        ['/news/1.html', 'done', null],
-        ['/news/print/1.html', 'excluded', 'excluded by */print/*'],
-        ['/shop/cart.html', 'excluded', 'not included'],
-        ['/news/2.html?id=7', 'done', null],
-        ['/shop/s.html', 'excluded', 'not included'],
-        ['/news/3.html', 'done', null],
-      ]);
-      expect(server.requests.filter((q) => q.startsWith('pat.test/shop') || q.includes('print'))).toEqual([]);
-    } finally {
-      cleanup();
-    }
-  });
+  it('hold the URLs they leave out (status excluded, never fetched), pages and sitemaps alike', () =>
+    inTempDb(async (db, dir) => {
+    const add = await beebot(['seeds', 'add', u('pat.test'), '--include', '/news/*', '--include', 're:/$', '--exclude', '*/print/*', '--sitemaps', 'yes'], { db });
+    expect(add.code, add.stderr).toBe(0);
+    const bad = await beebot(['seeds', 'add', u('pat2.test'), '--exclude', 're:(['], { db });
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("bad pattern 're:(['")]);
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ url: string; status: string; note: string | null }>(db, 'SELECT url, status, note FROM pages ORDER BY id')
+      .map((p) => [new URL(p.url).pathname + new URL(p.url).search, p.status, p.note]);
+    expect(pages).toEqual([
+      ['/', 'done', null],
+      ['/news/1.html', 'done', null],
+      ['/news/print/1.html', 'excluded', 'excluded by */print/*'],
+      ['/shop/cart.html', 'excluded', 'not included'],
+      ['/news/2.html?id=7', 'done', null],
+      ['/shop/s.html', 'excluded', 'not included'],
+      ['/news/3.html', 'done', null],
+    ]);
+    expect(server.requests.filter((q) => q.startsWith('pat.test/shop') || q.includes('print'))).toEqual([]);
+    }));
 });
 
 describe("params set <site> '*'", () => {
-  it('rules a parameter on every path of the site', async () => {
-    const { dir, cleanup } = tempDir();
-    const db = join(dir, 'b.db');
-    try {
-      expect((await beebot(['seeds', 'add', u('par.test'), '--short', 'par'], { db })).code).toBe(0);
-      const set = await beebot(['params', 'set', 'par', '*', 'utm_source', 'dropped'], { db });
-      expect(set.code, set.stderr).toBe(0);
-      expect((await beebot(['params', 'test', u('par.test', '/x?utm_source=q&k=1')], { db })).stdout.trim()).toBe(`http://par.test:${port}/x?k=1`);
-      expect((await crawl(db)).code).toBe(0);
-      expect(rows<{ key: string }>(db, 'SELECT key FROM pages ORDER BY id').map((p) => p.key.replace(`:${port}`, ''))).toEqual([
-        'http://par.test/', 'http://par.test/a?id=1', 'http://par.test/b',
-      ]);
-    } finally {
-      cleanup();
-    }
-  });
+  it('rules a parameter on every path of the site', () =>
+    inTempDb(async (db, dir) => {
+    expect((await beebot(['seeds', 'add', u('par.test'), '--short', 'par'], { db })).code).toBe(0);
+    const set = await beebot(['params', 'set', 'par', '*', 'utm_source', 'dropped'], { db });
+    expect(set.code, set.stderr).toBe(0);
+    expect((await beebot(['params', 'test', u('par.test', '/x?utm_source=q&k=1')], { db })).stdout.trim()).toBe(`http://par.test:${port}/x?k=1`);
+    expect((await crawl(db)).code).toBe(0);
+    expect(rows<{ key: string }>(db, 'SELECT key FROM pages ORDER BY id').map((p) => p.key.replace(`:${port}`, ''))).toEqual([
+      'http://par.test/', 'http://par.test/a?id=1', 'http://par.test/b',
+    ]);
+    }));
 });
