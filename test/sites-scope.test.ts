@@ -148,7 +148,7 @@ beforeAll(async () => {
     // sitemaps: robots.txt names an index; the index lists a plain and a gzip sitemap; /sitemap.xml too
     'sm.test/': html('/linked.html'),
     'sm.test/linked.html': html(),
-    'sm.test/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\nSitemap: http://sm.test:PORT/maps/index.xml\n' },
+    'sm.test/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\nSitemap: http://sm.test:PORT/maps/index.xml\nSitemap: /maps/missing.xml\nSitemap: http://[broken\n' },
     'sm.test/maps/index.xml': { type: 'application/xml', body: sitemapIndex('http://sm.test:PORT/maps/a.xml', 'http://sm.test:PORT/maps/b.xml.gz', 'http://sm.test:PORT/maps/broken.xml') },
     'sm.test/maps/a.xml': { type: 'application/xml', body: urlset('http://sm.test:PORT/only-a.html', 'http://sm.test:PORT/linked.html', 'http://other.test/elsewhere.html') },
     'sm.test/maps/b.xml.gz': { type: 'application/gzip', body: '' },

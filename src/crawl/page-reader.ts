@@ -12,7 +12,7 @@ import { siteScopes } from '../store/sites.js';
 import { PageDeadline } from './page-deadline.js';
 import { fetchPage, type FetchContext, type PageFetch, type Validators } from './fetch-page.js';
 import type { HostGate } from './host-gate.js';
-import { createDispatcher, httpGet, httpOptions, type HttpOptions, type HttpResponse } from './http.js';
+import { createDispatcher, FetchError, httpGet, httpOptions, type HttpOptions, type HttpResponse } from './http.js';
 import { MAX_SITEMAP_BYTES } from '../markup/sitemap.js';
 import { readSitemaps, sitemapPages } from './sitemaps.js';
 import type { SitemapPage } from '../store/sitemap-pages.js';
@@ -153,6 +153,10 @@ export class PageReader {
     const both = AbortSignal.any([signal, deadline.signal]);
     try {
       return await this.o.gate.run(new URL(url).host, both, () => httpGet(this.dispatcher, url, this.http, both, 'file', MAX_SITEMAP_BYTES));
+    } catch (err) {
+      // out of time while waiting for the host: the file's timeout, not the run's stop
+      if (!signal.aborted && deadline.signal.aborted && !(err instanceof FetchError)) throw new FetchError('page-timeout');
+      throw err;
     } finally {
       clearTimeout(timer);
     }

@@ -31,7 +31,8 @@ export type GetFile = (url: string) => Promise<HttpResponse>;
  */
 export async function readSitemaps(startUrl: string, named: readonly string[], get: GetFile): Promise<SitemapRead> {
   const fallback = new URL('/sitemap.xml', startUrl).href;
-  const queue = [...new Set([...named, fallback])];
+  // robots.txt's lines are the site's text: a relative or broken one is resolved or dropped
+  const queue = [...new Set([...named.map((n) => httpUrl(n, startUrl)).filter((n): n is string => n !== null), fallback])];
   const asked = new Set(queue);
   const seen = new Set<string>();
   const out: SitemapRead = { pages: [], files: 0, problems: [] };
@@ -62,6 +63,15 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
   return out;
 }
 
+function httpUrl(s: string, base: string): string | null {
+  try {
+    const u = new URL(s, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A sitemap file's body, following at most 5 redirects; or why not (one line). */
 async function fetchFile(url: string, get: GetFile): Promise<Uint8Array | string> {
   let current = url;
@@ -74,11 +84,9 @@ async function fetchFile(url: string, get: GetFile): Promise<Uint8Array | string
       throw err;
     }
     if (res.status >= 300 && res.status < 400 && res.location) {
-      try {
-        current = new URL(res.location, current).href;
-      } catch {
-        return `bad redirect to ${res.location.slice(0, 200)}`;
-      }
+      const next = httpUrl(res.location, current);
+      if (next === null) return `bad redirect to ${res.location.slice(0, 200)}`;
+      current = next;
       continue;
     }
     if (res.status < 200 || res.status >= 300) return `HTTP ${res.status}`;
