@@ -11,6 +11,7 @@ import { nestedSites, ownerOf, siteRule, siteVerdict, type Scope, type SiteRule 
 import { parseUrlPattern, type UrlPattern } from '../src/url/url-pattern.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { servePages, type RawFile } from './helpers/page-server.js';
+import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 import { rows } from './helpers/read-db.js';
 
 const pattern = (s: string): UrlPattern => parseUrlPattern(s) as UrlPattern;
@@ -295,4 +296,30 @@ describe("params set <site> '*'", () => {
       'http://par.test/', 'http://par.test/a?id=1', 'http://par.test/b',
     ]);
     }));
+});
+
+describe('on PostgreSQL', () => {
+  let cluster: PgCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  }, 120_000);
+  afterAll(() => cluster?.stop());
+
+  it('prefix sites and sitemaps store what they store on SQLite', async () => {
+    const db = await createDatabase(cluster!);
+    for (const args of [[u('uni.test', '/dept/'), '--scope', 'prefix'], [u('uni.test', '/dept/lab/'), '--scope', 'prefix'], [u('sm.test'), '--sitemaps', 'yes']]) {
+      const r = await beebot(['seeds', 'add', ...args], { db });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const r = await crawl(db, '--max-level', '1');
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ site_id: string | number; url: string; level: string | number; sitemap: string | null }>(db, 'SELECT site_id, url, level, sitemap FROM pages')
+      .map((p) => `${p.site_id} ${new URL(p.url).host.replace(/:\d+$/, '')}${new URL(p.url).pathname} ${p.level} ${p.sitemap ? new URL(p.sitemap).pathname : '-'}`)
+      .sort((a, b) => (a.slice(2) < b.slice(2) ? -1 : 1));
+    expect(pages).toEqual([
+      '3 sm.test/ 0 -', '3 sm.test/deep.html 2 -', '3 sm.test/linked.html 1 /maps/a.xml', '3 sm.test/only-a.html 1 /maps/a.xml',
+      '3 sm.test/only-b.html 1 /maps/b.xml.gz', '3 sm.test/only-root.html 1 /sitemap.xml',
+      '1 uni.test/dept/ 0 -', '1 uni.test/dept/a.html 1 -', '1 uni.test/dept/b.html 2 -', '2 uni.test/dept/lab/ 0 -', '2 uni.test/dept/lab/l1.html 1 -',
+    ]);
+  }, 120_000);
 });
