@@ -250,7 +250,7 @@ class CrawlRun {
   /** Sites pulled before their sitemaps were wanted (sitemaps turned on later, a stopped read): read them first. */
   async pendingSitemaps(): Promise<void> {
     for (const site of this.state.sites.values()) {
-      if (this.o.signal.aborted) return;
+      if (this.o.signal.aborted || this.state.budgetSpent()) return;
       if (site.pulls > 0 && this.wantsSitemaps(site)) await this.readSitemaps(site);
     }
   }
