@@ -214,6 +214,13 @@ describe('prefix sites on one host', () => {
     // the companion set: uni.test is linked from both prefix sites, and is itself a target site's host
     const companion = JSON.parse((await beebot(['hosts', '--json'], { db })).stdout) as { host: string; sites: number; target_site_id: number | null }[];
     expect(companion.map((h) => [h.host, h.sites, h.target_site_id])).toEqual([['uni.test', 2, 1], ['other.test', 1, null]]);
+    // the report, and each prefix site's map
+    const report = await beebot(['report', join(dir, 'r.html')], { db });
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'r.html'), 'utf8')).toMatch(/\bdept\b[\s\S]*\blab\b|\blab\b[\s\S]*\bdept\b/);
+    const map = await beebot(['map', 'lab', join(dir, 'lab.json')], { db });
+    expect(map.code, map.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'lab.json'), 'utf8')).toContain('/dept/lab/l1.html');
     }));
 });
 
