@@ -15,7 +15,7 @@
 import { Parser } from 'htmlparser2';
 import { pathToFileURL } from 'node:url';
 import { analysePage } from '../src/page/analyse.js';
-import { siteIdentity } from '../src/url/scope.js';
+import { siteRule } from '../src/url/scope.js';
 import { hash32, pagePath, renderPage, siteHost, type WebConfig } from './web.js';
 
 export interface ParseBound {
@@ -82,7 +82,7 @@ export function measureParseBound(samples: Sample[], rounds: number): ParseBound
       links = 0;
       external = 0;
       for (const s of samples) {
-        const scope = { identity: siteIdentity(s.host, 'host'), scope: 'host' as const, mode: 'standard' as const };
+        const scope = { rule: siteRule(new URL(`http://${s.host}/`), 'host'), nested: [], mode: 'standard' as const };
         const a = analysePage(s.bytes, s.url, 'text/html; charset=utf-8', scope, 'windows-1252');
         links += a.links.internal.length + a.links.external.length + a.links.bad.length;
         external += a.links.external.length;

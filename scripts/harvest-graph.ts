@@ -16,7 +16,7 @@ import type { SiteScope } from '../src/page/classify.js';
 import { buildGraph } from '../src/harvest/graph-build.js';
 import { loadGraph, saveGraph, type WebGraph } from '../src/harvest/page-graph.js';
 import { defaults } from '../src/store/settings.js';
-import { siteIdentity } from '../src/url/scope.js';
+import { nestedSites, siteRule } from '../src/url/scope.js';
 import { caFile, ensureSites, root, startProxy } from './replay-root.js';
 
 export const graphFile = join(root, 'beebot-graph.json.gz');
@@ -40,7 +40,8 @@ async function build(out: string): Promise<void> {
   const robots = new RobotsCache(dispatcher, http, new HostGate({ delayMs: 0, maxBackoffMs: s['max-backoff'] }), s['max-crawl-delay'], s['page-timeout'], () => undefined);
   const signal = new AbortController().signal;
   const allowed = async (u: string) => (await robots.verdict(u, signal)).kind === 'allow';
-  const scopes: SiteScope[] = sites.map((x) => ({ identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize }));
+  const rules = sites.map((x) => siteRule(new URL(x.url), s.scope));
+  const scopes: SiteScope[] = rules.map((rule) => ({ rule, nested: nestedSites(rule, rules), mode: s.normalize, sessionIds: s['session-ids'] }));
   const t0 = performance.now();
   try {
     const web = await buildGraph(

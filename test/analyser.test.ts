@@ -4,11 +4,12 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import type { AnalyseJob, PageLinks } from '../src/page/analyse.js';
 import type { Analyser } from '../src/page/analyser.js';
+import { siteRule } from '../src/url/scope.js';
 
 const built = '../dist/src/page/analyser.js'; // a variable: the build has no type declarations
 const { createAnalyser } = (await import(built)) as { createAnalyser: (c: number, cores?: number) => Promise<Analyser> };
 
-const scope = { identity: 'uni.test', scope: 'host' as const, mode: 'standard' as const };
+const scope = { rule: siteRule(new URL('http://uni.test/'), 'host'), nested: [], mode: 'standard' as const };
 const job = (html: Buffer, contentType: string | null = 'text/html'): AnalyseJob => ({
   bytes: html, url: 'http://uni.test/a/', contentType, scope, defaultEncoding: 'windows-1252',
 });

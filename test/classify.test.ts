@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { classifyLink, type SiteScope } from '../src/page/classify.js';
-import { siteIdentity, type Scope } from '../src/url/scope.js';
+import { siteIdentity, siteRule, type Scope } from '../src/url/scope.js';
 
 const site = (host: string, scope: Scope = 'host', mode: SiteScope['mode'] = 'standard'): SiteScope => ({
-  identity: siteIdentity(host, scope),
-  scope,
+  rule: siteRule(new URL(`http://${host}/`), scope),
+  nested: [],
   mode,
 });
 const kind = (href: string, base: string, s: SiteScope): string => classifyLink(href, base, s).kind;

@@ -96,7 +96,7 @@ describe('seeds', () => {
     const list = JSON.parse((await beebot(['seeds', 'list', '--json'], { db })).stdout);
     expect(list).toEqual([{
       id: 1, url: 'https://www.spbu.ru/', name: 'St Petersburg State University', short: 'spbu', group: 'university',
-      pages_fetched: 0, external: 0, external_urls: 0, external_hosts: 0,
+      scope: 'host', prefix: null, include: [], exclude: [], sitemaps: 'no', pages_fetched: 0, external: 0, external_urls: 0, external_hosts: 0,
     }]);
     for (const bad of ['http://spbu.ru/', 'ftp://spbu.ru', 'not a url', 'javascript:alert(1)']) {
       const r = await beebot(['seeds', 'add', bad], { db });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchPage, type FetchContext } from '../src/crawl/fetch-page.js';
 import { HostGate } from '../src/crawl/host-gate.js';
 import { createDispatcher, FetchError, httpGet, isZlibHeader, type HttpOptions } from '../src/crawl/http.js';
+import { siteRule } from '../src/url/scope.js';
 
 let server: http.Server;
 let base: string;
@@ -154,7 +155,7 @@ describe('fetchPage redirects', () => {
       dispatcher: createDispatcher(o),
       http: o,
       gate: new HostGate({ delayMs: 0, maxBackoffMs: 0 }),
-      site: { identity: 'site.test', scope: 'host', mode: 'standard' },
+      site: { rule: siteRule(new URL('http://site.test/'), 'host'), nested: [], mode: 'standard' as const },
       maxRedirects: 10,
       retries: 0,
       signal: AbortSignal.timeout(5000),

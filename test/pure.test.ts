@@ -7,8 +7,9 @@ import { analyseJob, analysePage } from '../src/page/analyse.js';
 import { htmlBody, toPullResult as toPullResultOf } from '../src/crawl/pull-result.js';
 import { UsageError } from '../src/errors.js';
 import { defaults, parseSetting } from '../src/store/settings.js';
+import { siteRule } from '../src/url/scope.js';
 
-const site = { identity: 'uni.test', scope: 'host' as const, mode: 'standard' as const };
+const site = { rule: siteRule(new URL('http://uni.test/'), 'host'), nested: [], mode: 'standard' as const };
 const page = { id: 7, siteId: 1, url: 'http://uni.test/a/', level: 2 };
 
 describe('parseResolve', () => {

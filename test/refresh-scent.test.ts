@@ -9,6 +9,7 @@ import { changeRate, observations, priorInterval, type Observation } from '../sr
 import { afterCheck, afterIteration, initialScent } from '../src/refresh/scent.js';
 import { bytesPrint, pagePrint } from '../src/page/page-fingerprint.js';
 import { analysePage } from '../src/page/analyse.js';
+import { siteRule } from '../src/url/scope.js';
 
 const cand = (id: number, o: Partial<Candidate> = {}): Candidate => ({ id, bytes: 1000, scent: 0, last: 0, history: [], ...o });
 /** n checks `every` ms apart, the first x of them finding a change */
@@ -202,7 +203,7 @@ describe('the value of change', () => {
   });
 
   it('a page re-read with new markup, scripts or indentation keeps its fingerprint', () => {
-    const scope = { identity: 'site.test', scope: 'host' as const, mode: 'standard' as const };
+    const scope = { rule: siteRule(new URL('http://site.test/'), 'host'), nested: [], mode: 'standard' as const };
     const page = (html: string) => analysePage(Buffer.from(html), 'http://site.test/', 'text/html; charset=utf-8', scope, 'windows-1252').print;
     const one = page('<html><head><title>T</title><script>var token = 1</script></head><body><p class="a">Héllo <b>world</b></p> <a href="/x">x</a></body></html>');
     const two = page('<html><head><title>T</title><script>var token = 2</script></head><body>\n  <p class="b" id="z">Héllo\n   <i>world</i></p>\n<!-- built 5 -->\n<a href="/x" data-n="9">x</a></body></html>');

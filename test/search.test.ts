@@ -11,6 +11,7 @@ import { analysePage } from '../src/page/analyse.js';
 import { MAX_BODY_TEXT, PageTextCollector } from '../src/page/page-text.js';
 import { BM25, BLOCK_WEIGHTS } from '../src/search/weights.js';
 import { beebot, tempDir } from './helpers/cli.js';
+import { siteRule } from '../src/url/scope.js';
 
 describe('text blocks of a page', () => {
   const html = `<html><head><title> The  Zoo </title><style>p { zebra: 1 }</style><script>var walrus = '<a href=/x>';</script></head>
@@ -35,7 +36,7 @@ describe('text blocks of a page', () => {
   it('are not collected unless asked (the crawl without index-text does no text work)', () => {
     expect(extractLinks(html).text).toBeNull();
     const page = new TextEncoder().encode(html);
-    const scope = { identity: 'zoo.test', scope: 'host' as const, mode: 'standard' as const };
+    const scope = { rule: siteRule(new URL('http://zoo.test/'), 'host'), nested: [], mode: 'standard' as const };
     expect(analysePage(page, 'http://zoo.test/', 'text/html', scope, 'utf-8').text).toBeNull();
     expect(analysePage(page, 'http://zoo.test/', 'text/html', scope, 'utf-8', { text: true }).text?.title).toBe('The Zoo');
   });

@@ -2,12 +2,12 @@ import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { canonicalLink } from '../params/canonical.js';
 import { parseParamRule, ruleArg, scriptPath } from '../params/rule-spec.js';
-import { siteIdentity } from '../url/scope.js';
+import { ownerOf } from '../url/scope.js';
 import { urlKey } from '../url/url.js';
 import type { Db } from '../db/db.js';
 import { listParamRules, loadParamRules, removeParamRules, setParamRule } from '../store/param-rules.js';
 import { readSettings } from '../store/settings.js';
-import { listSites, resolveSiteRef, type Site } from '../store/sites.js';
+import { listSites, resolveSiteRef, siteRules, type Site } from '../store/sites.js';
 import { isTty, printJson, withDb, withReadDb } from './context.js';
 import { siteOption } from './filter-options.js';
 import { formatTable } from './table.js';
@@ -71,8 +71,7 @@ export function paramsCommand(): Command {
       url.hash = '';
       await withReadDb(cmd, (db) => {
         const s = readSettings(db);
-        const identity = siteIdentity(url.hostname, s.scope);
-        const owner = listSites(db).find((x) => siteIdentity(new URL(x.url).hostname, s.scope) === identity);
+        const owner = ownerOf(url, siteRules(db, s));
         if (!owner) throw new UsageError(`${url.href} is in none of the sites`);
         const rules = loadParamRules(db).get(owner.id);
         const c = rules ? canonicalLink(url.href, rules, s.normalize, s['session-ids']) : null;

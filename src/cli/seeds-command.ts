@@ -6,7 +6,9 @@ import { BeebotError, UsageError } from '../errors.js';
 import { parseSeedUrl } from '../url/url.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
-import { deleteSite, findDuplicate, insertSites, listSites, resolveSiteRef, type SeedInput } from '../store/sites.js';
+import { deleteSite, findDuplicate, insertSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
+import { scopes, type Scope } from '../url/scope.js';
+import { parseUrlPattern } from '../url/url-pattern.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
 import { isTty, printJson, withDb, withReadDb } from './context.js';
 import { formatTable } from './table.js';
@@ -20,12 +22,17 @@ export function seedsCommand(): Command {
     .option('--name <full>', 'full name')
     .option('--short <short>', 'short name (used in tables and --site)')
     .option('--group <label>', 'group, e.g. university or institute')
-    .action(async (url: string, opts: { name?: string; short?: string; group?: string }, cmd: Command) => {
+    .option('--scope <scope>', 'what the site is: host (www. ignored), domain (with its subdomains) or prefix (the URL path); default: the scope setting')
+    .option('--include <pattern>', "fetch only URLs matching (repeatable; a glob like '/news/*', or 're:<regex>')", collect, [])
+    .option('--exclude <pattern>', "never fetch URLs matching (repeatable; a glob like '*/print/*', or 're:<regex>')", collect, [])
+    .option('--sitemaps <yes|no>', "queue the site's sitemap URLs; default: the sitemaps setting")
+    .action(async (url: string, opts: SeedOptions, cmd: Command) => {
       const u = parseSeedUrl(url);
       if (!u) throw new UsageError(`not a usable http(s) URL: '${url}'`);
+      const seed = seedOptions(u, opts);
       await withDb(cmd, (db) => {
-        checkNew(db, [{ url: u, ...opts }]);
-        const [id] = insertSites(db, [{ url: u, ...opts }], readSettings(db).normalize, readSettings(db)['session-ids']);
+        checkNew(db, seed);
+        const [id] = insertSites(db, [seed], readSettings(db).normalize, readSettings(db)['session-ids']);
         process.stdout.write(`${id}\n`);
       });
     });
@@ -43,13 +50,16 @@ export function seedsCommand(): Command {
       const rows = parseSeedFile(text);
       await withDb(cmd, (db) => {
         const settings = readSettings(db);
-        const existing = listSites(db);
+        const existing = siteRules(db, settings).map((x) => ({ url: x.site.url, rule: x.rule }));
         const added: SeedInput[] = [];
         const skipped: string[] = [];
         for (const r of rows) {
-          const dup = findDuplicate(existing, r.url, settings.scope) ?? findDuplicate(added.map((a) => ({ url: a.url.href })), r.url, settings.scope);
+          const dup = findDuplicate(existing, ruleOf({ url: r.url.href, scope: null, include: null, exclude: null }, settings));
           if (dup) skipped.push(`line ${r.line}: ${r.url.href} duplicates ${dup.url}`);
-          else added.push(r);
+          else {
+            added.push(r);
+            existing.push({ url: r.url.href, rule: ruleOf({ url: r.url.href, scope: null, include: null, exclude: null }, settings) });
+          }
         }
         const ids = insertSites(db, added, settings.normalize, settings['session-ids']);
         process.stdout.write(`added ${ids.length}, skipped ${skipped.length}\n`);
@@ -63,19 +73,22 @@ export function seedsCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       await withReadDb(cmd, (db) => {
-        const sites = listSites(db);
+        const settings = readSettings(db);
+        const sites = siteRules(db, settings).map((x) => ({ ...x.site, scope: x.rule.scope, bounds: x.rule }));
         if (opts.json) {
           const pairs = externalLinksBySite(db);
           const distinct = distinctExternalBySite(db);
           printJson(
             sites.map((s) => ({
-              id: s.id, url: s.url, name: s.name, short: s.short, group: s.group, pages_fetched: s.pulls,
+              id: s.id, url: s.url, name: s.name, short: s.short, group: s.group, scope: s.scope, prefix: s.bounds.path,
+              include: s.bounds.include.map((p) => p.source), exclude: s.bounds.exclude.map((p) => p.source), sitemaps: s.sitemaps ?? settings.sitemaps,
+              pages_fetched: s.pulls,
               external: pairs.get(s.id) ?? 0, external_urls: distinct.get(s.id)?.urls ?? 0, external_hosts: distinct.get(s.id)?.hosts ?? 0,
             })),
           );
         } else {
-          const rows = sites.map((s) => [s.id, s.short, s.group, s.url, s.name]);
-          process.stdout.write(formatTable(['id', 'short', 'group', 'url', 'name'], rows, isTty()));
+          const rows = sites.map((s) => [s.id, s.short, s.group, s.url, s.scope, s.name]);
+          process.stdout.write(formatTable(['id', 'short', 'group', 'url', 'scope', 'name'], rows, isTty()));
         }
       });
     });
@@ -98,9 +111,37 @@ export function seedsCommand(): Command {
   return seeds;
 }
 
-function checkNew(db: Db, seeds: SeedInput[]): void {
-  const dup = findDuplicate(listSites(db), seeds[0]!.url, readSettings(db).scope);
-  if (dup) throw new UsageError(`${seeds[0]!.url.href} duplicates site ${dup.id} (${dup.url})`);
+function checkNew(db: Db, seed: SeedInput): void {
+  const settings = readSettings(db);
+  const rule = ruleOf({ url: seed.url.href, scope: seed.scope ?? null, include: null, exclude: null }, settings);
+  const dup = findDuplicate(siteRules(db, settings).map((x) => ({ ...x.site, rule: x.rule })), rule);
+  if (dup) throw new UsageError(`${seed.url.href} duplicates site ${dup.id} (${dup.url})`);
+}
+
+interface SeedOptions {
+  name?: string;
+  short?: string;
+  group?: string;
+  scope?: string;
+  include: string[];
+  exclude: string[];
+  sitemaps?: string;
+}
+
+const collect = (v: string, all: string[]): string[] => [...all, v];
+
+/** A seed from `seeds add`'s options; a bad scope, pattern or sitemaps value: a usage error. */
+function seedOptions(url: URL, o: SeedOptions): SeedInput {
+  if (o.scope !== undefined && !(scopes as string[]).includes(o.scope)) throw new UsageError(`--scope must be one of ${scopes.join(', ')}, got '${o.scope}'`);
+  if (o.sitemaps !== undefined && o.sitemaps !== 'yes' && o.sitemaps !== 'no') throw new UsageError(`--sitemaps must be yes or no, got '${o.sitemaps}'`);
+  for (const p of [...o.include, ...o.exclude]) {
+    const parsed = parseUrlPattern(p);
+    if (typeof parsed === 'string') throw new UsageError(`bad pattern '${p}': ${parsed}`);
+  }
+  return {
+    url, name: o.name, short: o.short, group: o.group, scope: (o.scope as Scope | undefined) ?? null,
+    include: o.include, exclude: o.exclude, sitemaps: (o.sitemaps as 'yes' | 'no' | undefined) ?? null,
+  };
 }
 
 interface SeedRow extends SeedInput {

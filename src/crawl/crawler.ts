@@ -22,6 +22,7 @@ import { PageChoice, type SiteCounts, type SiteQueues } from './page-choice.js';
 import { PageReader } from './page-reader.js';
 import { startPageProblem } from './pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
+import { HostBusy } from './shared-host-gate.js';
 
 export type { SiteCounts } from './page-choice.js';
 
@@ -124,6 +125,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   choice.scoreUnscored();
   const run = new CrawlRun(o, state, coordinator, choice, reader, writer, hostsLog);
   try {
+    await run.pendingSitemaps();
     await Promise.all(Array.from({ length: Math.max(1, s.concurrency) }, () => run.worker()));
   } finally {
     run.wake();
@@ -247,7 +249,40 @@ class CrawlRun {
       error: result.error ?? result.unavailable, reward, rewards: got, totalPulls: state.totalPulls,
       distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: this.siteCounts,
     });
+    if (this.wantsSitemaps(site)) await this.readSitemaps(site);
     return true;
+  }
+
+  /** Sites pulled before their sitemaps were wanted (sitemaps turned on later, a stopped read): read them first. */
+  async pendingSitemaps(): Promise<void> {
+    for (const site of this.state.sites.values()) {
+      if (this.o.signal.aborted || this.state.budgetSpent()) return;
+      if (site.pulls > 0 && this.wantsSitemaps(site)) await this.readSitemaps(site);
+    }
+  }
+
+  private wantsSitemaps(site: Site): boolean {
+    return site.unavailable === null && site.sitemapsRead === null && (site.sitemaps ?? this.s.sitemaps) === 'yes';
+  }
+
+  /**
+   * After a site's first pull (its start page, robots.txt read): queue the pages its sitemaps list
+   * (sitemaps.ts), once per site; the site is in flight meanwhile, so no page of it is pulled. Not
+   * pulls: no budget spent. Stopped midway: nothing stored, read again on resume.
+   */
+  private async readSitemaps(site: Site): Promise<void> {
+    site.sitemapsRead = 'reading';
+    let found;
+    try {
+      found = await this.reader.sitemaps(site.id, site.url, this.o.signal);
+    } catch (err) {
+      site.sitemapsRead = null;
+      if (this.o.signal.aborted || err instanceof HostBusy) return;
+      throw err;
+    }
+    this.writer.sitemapPages(site.id, found.pages);
+    site.sitemapsRead = new Date().toISOString();
+    this.choice.scoreSite(site.id);
   }
 
   /**

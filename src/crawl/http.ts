@@ -19,8 +19,8 @@ export interface HttpResponse {
 
 /** Response headers stored per fetch, as sent (null when absent). */
 
-/** 'page': read HTML bodies only, fail past the cap. 'robots': read any 2xx body, cut it at the cap. */
-export type BodyMode = 'page' | 'robots';
+/** 'page': read HTML bodies only, fail past the cap. 'robots': read any 2xx body, cut it at the cap. 'file': read any 2xx body, fail past the cap. */
+export type BodyMode = 'page' | 'robots' | 'file';
 
 export interface HttpOptions {
   userAgent: string;
@@ -126,7 +126,7 @@ export async function httpGet(
   };
 
   const ok = res.statusCode >= 200 && res.statusCode < 300;
-  const wanted = ok && (mode === 'robots' || contentType === null || isHtmlType(contentType));
+  const wanted = ok && (mode !== 'page' || contentType === null || isHtmlType(contentType));
   if (!wanted) {
     await res.body.dump().catch(() => undefined);
     return out;

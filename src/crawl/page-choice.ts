@@ -80,6 +80,13 @@ export class PageChoice {
     return this.next.get(id);
   }
 
+  /** Pages were queued for a site outside a pull (its sitemaps): an ordered crawl scores them, and the next page is asked again. */
+  scoreSite(id: number): void {
+    const order = this.state.order;
+    if (order) this.queues.rescore(id, order.prioritize, true);
+    this.forget(id);
+  }
+
   /** The site's next page may have changed: ask the frontier again. */
   forget(id: number): void {
     this.next.delete(id);

@@ -12,7 +12,10 @@ import { siteScopes } from '../store/sites.js';
 import { PageDeadline } from './page-deadline.js';
 import { fetchPage, type FetchContext, type PageFetch, type Validators } from './fetch-page.js';
 import type { HostGate } from './host-gate.js';
-import { createDispatcher, httpOptions, type HttpOptions } from './http.js';
+import { createDispatcher, FetchError, httpGet, httpOptions, type HttpOptions, type HttpResponse } from './http.js';
+import { MAX_SITEMAP_BYTES } from '../markup/sitemap.js';
+import { readSitemaps, sitemapPages } from './sitemaps.js';
+import type { SitemapPage } from '../store/sitemap-pages.js';
 import { failed, htmlBody, toPullResult } from './pull-result.js';
 import { RobotsCache, type OriginRobots, type RobotsVerdict } from './robots-cache.js';
 import { HostBusy } from './shared-host-gate.js';
@@ -131,6 +134,32 @@ export class PageReader {
       deadline.clear();
     }
     return { fetch: f, result, timedOut, ms: performance.now() - t0 };
+  }
+
+  /**
+   * A site's sitemaps (sitemaps.ts): those its robots.txt names (when the crawl reads robots.txt)
+   * and /sitemap.xml, each file within the page deadline and the host's politeness.
+   */
+  async sitemaps(siteId: number, startUrl: string, signal: AbortSignal): Promise<{ pages: SitemapPage[]; files: number; problems: string[] }> {
+    const named = this.robotsTxt ? await this.robotsTxt.sitemaps(new URL(startUrl).origin, signal) : [];
+    const read = await readSitemaps(startUrl, named, (url) => this.file(url, signal));
+    return { pages: sitemapPages(read, this.scopes.get(siteId)!, this.o.settings, this.params.get(siteId)), files: read.files, problems: read.problems };
+  }
+
+  private async file(url: string, signal: AbortSignal): Promise<HttpResponse> {
+    // A timer holding its controller, as in read().
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('sitemap timeout', 'TimeoutError')), this.o.settings['page-timeout']);
+    const both = AbortSignal.any([signal, deadline.signal]);
+    try {
+      return await this.o.gate.run(new URL(url).host, both, () => httpGet(this.dispatcher, url, this.http, both, 'file', MAX_SITEMAP_BYTES));
+    } catch (err) {
+      // out of time while waiting for the host: the file's timeout, not the run's stop
+      if (!signal.aborted && deadline.signal.aborted && !(err instanceof FetchError)) throw new FetchError('page-timeout');
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {

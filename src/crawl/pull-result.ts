@@ -2,6 +2,7 @@ import type { FrontierPage } from '../store/frontier.js';
 import type { PullResult } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
 import type { PageLinks, Unparsed } from '../page/analyse.js';
+import type { FoundLinks } from '../page/found-links.js';
 import { bytesPrint } from '../page/page-fingerprint.js';
 import type { SiteScope } from '../page/classify.js';
 import type { PageFetch } from './fetch-page.js';
@@ -85,10 +86,20 @@ export function toPullResult(
   if (a.terms) r.terms = a.terms;
   const cap = s['max-links-per-page'];
   if (a.links.internal.length + a.links.external.length + a.links.bad.length > cap) r.note = capLinks(r, cap);
+  settleInternal(r.links.internal, scope, s, params);
+  return r;
+}
+
+/**
+ * What becomes of a page's (or a sitemap's) internal links before they are stored: a link the
+ * site's patterns left out stays held; parameter rules first, then: a URL that names no content
+ * is ignored, one that does becomes its canonical spelling, which the trap and file checks then
+ * see. Changes the links in place.
+ */
+export function settleInternal(links: FoundLinks['internal'], scope: SiteScope, s: Settings, params?: SiteParamRules): void {
   const limits = { maxUrlLength: s['max-url-length'], maxPathDepth: s['max-path-depth'], maxRepeats: 3 };
-  for (const l of r.links.internal) {
-    // Parameter rules first: a URL that names no content is ignored, one that does becomes its
-    // canonical spelling, which the trap and file checks then see. No rules: nothing to do.
+  for (const l of links) {
+    if (l.hold) continue;
     if (params) {
       const c = canonicalLink(l.url, params, scope.mode, scope.sessionIds);
       if (c?.kind === 'ignored') {
@@ -108,7 +119,6 @@ export function toPullResult(
     const ext = skippedExtension(l.url, s['skip-extensions']);
     if (ext) l.hold = { status: 'file', note: ext };
   }
-  return r;
 }
 
 /**

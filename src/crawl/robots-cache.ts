@@ -56,6 +56,12 @@ export class RobotsCache {
     }
   }
 
+  /** The sitemaps an origin's robots.txt names (`Sitemap:` lines); none when it has no readable file. */
+  async sitemaps(origin: string, signal: AbortSignal): Promise<string[]> {
+    const r = await this.rulesFor(origin, signal);
+    return r.rules.kind === 'parsed' ? r.rules.sitemaps : [];
+  }
+
   private async rulesFor(origin: string, signal: AbortSignal): Promise<OriginRobots> {
     const known = this.byOrigin.get(origin);
     const now = Date.now();

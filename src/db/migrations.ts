@@ -386,4 +386,16 @@ export const migrations: string[] = [
     SELECT 'session-ids', 'keep' WHERE EXISTS (SELECT 1 FROM fetches)
     ON CONFLICT (key) DO NOTHING;
   `,
+  // Sites as researchers define them (src/url/scope.ts): each site's own scope (NULL: the scope
+  // setting, as before), its include/exclude patterns (JSON arrays of what the user typed), and
+  // whether its sitemaps seed its frontier (NULL: the sitemaps setting) and when they were read.
+  // A page queued from a sitemap names the sitemap that listed it.
+  `
+  ALTER TABLE sites ADD COLUMN scope TEXT CHECK (scope IN ('host', 'domain', 'prefix'));
+  ALTER TABLE sites ADD COLUMN include TEXT;
+  ALTER TABLE sites ADD COLUMN exclude TEXT;
+  ALTER TABLE sites ADD COLUMN sitemaps TEXT CHECK (sitemaps IN ('yes', 'no'));
+  ALTER TABLE sites ADD COLUMN sitemaps_read TEXT;
+  ALTER TABLE pages ADD COLUMN sitemap TEXT;
+  `,
 ];

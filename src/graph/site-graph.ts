@@ -1,8 +1,8 @@
 import { domainToUnicode } from 'node:url';
-import { siteIdentity, type Scope } from '../url/scope.js';
+import { ownerOf, siteLabel, type SiteRule } from '../url/scope.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
-import { listSites, type Site } from '../store/sites.js';
+import { siteRules, type Site } from '../store/sites.js';
 import { siteGraphRows } from '../store/site-graph-rows.js';
 import { hostDomain, urlHost } from '../url/host.js';
 
@@ -58,10 +58,10 @@ export const edgeRow = (e: GraphEdge): unknown[] => [e.source, e.target, e.weigh
  * edges written, not links.
  */
 export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
-  const scope = readSettings(db).scope;
-  const sites = listSites(db);
-  const siteNode = new Map(sites.map((s) => [identity(s, scope), s]));
-  const nodeOf = nodeFunction(new Set(siteNode.keys()), scope, level);
+  const all = siteRules(db, readSettings(db));
+  const sites = all.map((x) => x.site);
+  const siteNode = new Map(all.map((x) => [siteLabel(x.rule), x.site]));
+  const nodeOf = nodeFunction(all.map((x) => x.rule), level);
   const rows = siteGraphRows(db, nodeOf);
 
   return {
@@ -88,22 +88,27 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
       }
     },
     *edges() {
-      const source = new Map(sites.map((s) => [s.id, identity(s, scope)]));
+      const source = new Map(all.map((x) => [x.id, siteLabel(x.rule)]));
       let id = 0;
       for (const [siteId, target, weight, pages] of rows.linksPerSiteAndNode()) yield { id: id++, source: source.get(siteId)!, target, weight, pages };
     },
   };
 }
 
-const identity = (s: Site, scope: Scope) => siteIdentity(new URL(s.url).hostname, scope);
-
-/** The node a linked URL counts for (pure: the sites' identities, the scope and the node level). */
-export function nodeFunction(siteIds: ReadonlySet<string>, scope: Scope, level: NodeLevel): (url: string) => string | null {
+/** The node a linked URL counts for (pure: the sites' bounds and the node level): the site that owns it, else its host or domain. */
+export function nodeFunction(rules: readonly SiteRule[], level: NodeLevel): (url: string) => string | null {
+  const sites = rules.map((rule) => ({ rule }));
   return (url) => {
     const host = urlHost(url);
     if (host === null || host === '') return null;
-    const asSite = siteIdentity(host, scope);
-    if (siteIds.has(asSite)) return asSite;
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return null;
+    }
+    const owner = ownerOf(u, sites);
+    if (owner) return siteLabel(owner.rule);
     return level === 'host' ? host : hostDomain(host);
   };
 }

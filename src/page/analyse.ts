@@ -52,7 +52,9 @@ export function analysePage(
     if (c.kind === 'internal') {
       // A focused crawl scores the link by its cues; they are made here, off the crawl's thread.
       const cues = context ? joinCues(linkCues(c.url, l.text, { path: l.path, around: l.around, title: found.title ?? undefined })) : undefined;
-      links.internal.push(cues === undefined ? { url: c.url, key: c.key, anchor: l.text } : { url: c.url, key: c.key, anchor: l.text, cues });
+      const link: FoundLinks['internal'][number] = cues === undefined ? { url: c.url, key: c.key, anchor: l.text } : { url: c.url, key: c.key, anchor: l.text, cues };
+      if (c.held !== undefined) link.hold = { status: 'excluded', note: c.held };
+      links.internal.push(link);
     }
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
     else links.bad.push({ raw: c.raw, reason: c.reason });

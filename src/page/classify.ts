@@ -1,13 +1,15 @@
 import { fetchUrl, hostKey, resolveHref, urlKey, type NormalizeMode } from '../url/url.js';
-import { siteIdentity, type Scope } from '../url/scope.js';
+import { siteVerdict, type SiteRule } from '../url/scope.js';
 import type { SessionIds } from '../url/session-ids.js';
 
 export type BadReason = 'empty' | 'javascript' | 'mailto' | 'tel' | 'data' | 'unparseable' | 'unsupported-scheme';
 export type Classified =
-  | { kind: 'internal'; url: string; key: string }
+  /** `held`: the site's, left out by its include/exclude patterns (stored, never fetched) */
+  | { kind: 'internal'; url: string; key: string; held?: string }
   | { kind: 'external'; url: string; key: string; host: string }
   | { kind: 'bad'; raw: string; reason: BadReason };
-export interface SiteScope { identity: string; scope: Scope; mode: NormalizeMode; sessionIds?: SessionIds }
+/** A site's bounds, the bounds of the sites nested in it (they own their URLs), its key rule and session ids. */
+export interface SiteScope { rule: SiteRule; nested: readonly SiteRule[]; mode: NormalizeMode; sessionIds?: SessionIds }
 
 // The WHATWG parser strips leading/trailing C0 controls and spaces and removes tab/LF/CR
 // anywhere, so '\x01java\nscript:' is a javascript: URL to a browser; check the same string.
@@ -26,6 +28,8 @@ export function classifyLink(href: string, base: string, site: SiteScope): Class
     return { kind: 'bad', raw: href, reason: 'unsupported-scheme' };
   }
   const key = urlKey(u, site.mode, site.sessionIds);
-  if (siteIdentity(u.hostname, site.scope) === site.identity) return { kind: 'internal', url: fetchUrl(u), key };
+  const v = siteVerdict(u, site.rule, site.nested);
+  if (v.kind === 'in') return { kind: 'internal', url: fetchUrl(u), key };
+  if (v.kind === 'held') return { kind: 'internal', url: fetchUrl(u), key, held: v.note };
   return { kind: 'external', url: fetchUrl(u), key, host: hostKey(u.hostname) };
 }

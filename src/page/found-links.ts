@@ -1,10 +1,11 @@
 /**
  * Why a found internal link is stored but never fetched: a crawler trap, a file that is not a
- * page, or a URL breaking its script's parameter rules (src/params).
+ * page, a URL breaking its script's parameter rules (src/params), or one the site's
+ * include/exclude patterns leave out (src/url/scope.ts).
  */
 export interface Hold {
-  status: 'trap' | 'file' | 'ignored';
-  /** the trap's name (see traps.ts), the file's extension, or the parameter rule broken */
+  status: 'trap' | 'file' | 'ignored' | 'excluded';
+  /** the trap's name (see traps.ts), the file's extension, the parameter rule broken, or the pattern */
   note: string;
 }
 

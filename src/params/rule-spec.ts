@@ -1,4 +1,4 @@
-import type { ParamRule } from './rules.js';
+import { EVERY_PATH, type ParamRule } from './rules.js';
 
 /** A rule as a user types it (`required`, `required-from a,b`, `optional 1`, `dropped`), or why not. */
 export function parseParamRule(kind: string, arg: string | undefined): ParamRule | string {
@@ -26,10 +26,12 @@ export function ruleArg(rule: ParamRule): string | null {
 
 /**
  * A script path as the rules match it: the path a URL parser gives (percent-encoded, dot
- * segments resolved), e.g. 'index.php' → '/index.php'. Null for anything with a query or fragment.
+ * segments resolved), e.g. 'index.php' → '/index.php', or '*' (every path of the site, see
+ * rules.ts). Null for anything with a query or fragment.
  */
 export function scriptPath(input: string): string | null {
   const s = input.trim();
+  if (s === EVERY_PATH) return EVERY_PATH;
   if (s === '' || /[?#]/.test(s) || /^[a-z][a-z0-9+.-]*:/i.test(s)) return null;
   return new URL(s.startsWith('/') ? s : `/${s}`, 'http://x').pathname;
 }

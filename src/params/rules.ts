@@ -14,6 +14,9 @@ export type ParamRule =
 export type ParamKind = ParamRule['kind'];
 export const paramKinds: readonly ParamKind[] = ['required', 'required-from', 'optional', 'dropped'];
 
+/** The path whose rules apply to every path of a site (`params set <site> '*' utm_source dropped`). */
+export const EVERY_PATH = '*';
+
 /** One site's rules: script path (as the URL spells it, e.g. '/index.php') → parameter → rule. */
 export type SiteParamRules = ReadonlyMap<string, ReadonlyMap<string, ParamRule>>;
 
@@ -30,19 +33,28 @@ export type ParamVerdict =
  * parameter given twice is ambiguous and breaks the rules; undeclared ones are dropped unread.
  */
 export function applyParamRules(pathname: string, search: string, rules: SiteParamRules): ParamVerdict | null {
-  const script = rules.get(pathname);
-  if (!script) return null;
+  const own = rules.get(pathname);
+  const every = rules.get(EVERY_PATH);
+  if (!own && !every) return null;
+  // A path's own rules declare its script (undeclared parameters dropped); '*' rules alone only
+  // rule the parameters they name, and the path's own rule for a parameter wins over '*'.
+  const script = own ? new Map([...(every ?? []), ...own]) : every!;
+  const keepUndeclared = !own;
   const given = new Map<string, { raw: string; value: string }>();
+  const kept: [string, string][] = [];
   for (const piece of search.slice(1).split('&')) {
     if (piece === '') continue;
     const eq = piece.indexOf('=');
     const name = formDecode(eq < 0 ? piece : piece.slice(0, eq));
     const rule = script.get(name);
+    if (!rule && keepUndeclared) {
+      kept.push([name, piece]);
+      continue;
+    }
     if (!rule || rule.kind === 'dropped') continue;
     if (given.has(name)) return { kind: 'ignored', note: `params: '${name}' given more than once` };
     given.set(name, { raw: piece, value: eq < 0 ? '' : formDecode(piece.slice(eq + 1)) });
   }
-  const kept: [string, string][] = [];
   for (const [name, rule] of script) {
     const g = given.get(name);
     switch (rule.kind) {

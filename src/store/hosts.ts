@@ -1,8 +1,8 @@
-import { siteIdentity } from '../url/scope.js';
+import { hostInSite, type SiteRule } from '../url/scope.js';
 import type { Db } from '../db/db.js';
 import { byStore } from '../db/dialect.js';
 import { readSettings } from './settings.js';
-import { listSites, type Site } from './sites.js';
+import { siteRules } from './sites.js';
 import { registerUrlFunctions } from '../db/url-functions.js';
 import { hostDomain, urlHost } from '../url/host.js';
 
@@ -40,7 +40,7 @@ export interface HostQuery {
  */
 export function companionHosts(db: Db, q: HostQuery): CompanionHost[] {
   const rows = byStore(db, { sqlite: aggregateInSqlite, pg: aggregateInJs })(db, q);
-  const target = targetSiteOf(listSites(db), readSettings(db).scope, q.by);
+  const target = targetSiteOf(siteRules(db, readSettings(db)), q.by);
   return rows.map((r) => ({ ...r, domain: q.by === 'host' ? hostDomain(r.name) : r.name, targetSiteId: target(r.name) }));
 }
 
@@ -90,10 +90,9 @@ function aggregateInJs(db: Db, q: HostQuery): Counted[] {
   return q.limit !== null ? out.slice(0, Math.max(0, Math.floor(q.limit))) : out;
 }
 
-/** Which target site a linked host (or domain) is part of, under the database's scope. */
-function targetSiteOf(sites: Site[], scope: 'host' | 'domain', by: HostLevel): (name: string) => number | null {
-  const byIdentity = new Map(sites.map((s) => [siteIdentity(new URL(s.url).hostname, scope), s.id]));
+/** Which target site a linked host (or domain) is part of, by the sites' bounds (a host holding several prefix sites: the first). */
+function targetSiteOf(sites: { id: number; site: { url: string }; rule: SiteRule }[], by: HostLevel): (name: string) => number | null {
   const byDomain = new Map<string, number>();
-  for (const s of [...sites].reverse()) byDomain.set(hostDomain(new URL(s.url).hostname), s.id); // lowest id wins
-  return (name) => (by === 'host' ? byIdentity.get(siteIdentity(name, scope)) : byDomain.get(name)) ?? null;
+  for (const s of [...sites].reverse()) byDomain.set(hostDomain(new URL(s.site.url).hostname), s.id); // lowest id wins
+  return (name) => (by === 'host' ? sites.find((s) => hostInSite(name, s.rule))?.id : byDomain.get(name)) ?? null;
 }

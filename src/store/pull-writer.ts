@@ -9,6 +9,7 @@ import type { FoundLinks, Hold } from '../page/found-links.js';
 import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult, type SkipStatus } from './pull-record.js';
 import type { OrderState } from './frontier.js';
 import { TextIndexWriter } from './text-index.js';
+import { sitemapStatements, storeSitemapPages, type SitemapPage, type SitemapStatements } from './sitemap-pages.js';
 import { EDGE_BATCH, edgeRows, linkStatements, pullStatements, type LinkStatements, type PullStatements } from './pull-statements.js';
 
 export interface PullWriterOptions {
@@ -66,6 +67,7 @@ const addEdge = (linked: Map<number, string>, dst: number, anchor: string | unde
 /** Writes pulls through prepared statements (pull-statements.ts); one instance per crawl. */
 export class PullWriter {
   private s: PullStatements;
+  private sitemaps: SitemapStatements | null = null;
 
   private maxQueryVariants: number;
   /** Link statements with and without the tombstone check: most databases have no tombstones. */
@@ -415,6 +417,13 @@ export class PullWriter {
   /** A page that will not be fetched (robots.txt, a trap): no pull, no budget spent. */
   skip(page: FrontierPage, status: SkipStatus, note: string): void {
     this.s.skip.run(status, note, page.id);
+  }
+
+  /** A site's sitemap pages, queued (sitemap-pages.ts), and its sitemaps marked read; returns how many pages were new. */
+  sitemapPages(siteId: number, pages: readonly SitemapPage[]): number {
+    this.sitemaps ??= sitemapStatements(this.db);
+    const st = this.sitemaps;
+    return this.group.write(() => storeSitemapPages(st, siteId, pages, new Date(this.now()).toISOString()));
   }
 
   /** Stop crawling a site for good, with the reason `status` shows. */

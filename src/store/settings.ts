@@ -22,6 +22,7 @@ export interface Settings {
   'max-bytes': number; // body cap, also after decompression
   'max-redirects': number;
   robots: 'yes' | 'no'; // obey robots.txt (turn off only for your own sites)
+  sitemaps: 'yes' | 'no'; // queue each site's sitemap URLs (robots.txt Sitemap: lines, /sitemap.xml) after its start page
   'max-crawl-delay': number; // s: a longer Crawl-delay is clamped to this (and noted in status)
   retries: number; // repeats of a request that failed transiently (never DNS, never 4xx but 408/429)
   'max-backoff': number; // ms: the longest pause of a failing host or a Retry-After we honour
@@ -69,6 +70,7 @@ export const defaults: Settings = {
   'max-bytes': 10 * 1024 * 1024,
   'max-redirects': 10,
   robots: 'yes',
+  sitemaps: 'no',
   'max-crawl-delay': 30,
   retries: 2,
   'max-backoff': 60_000,
@@ -137,6 +139,7 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'max-bytes': int(1),
   'max-redirects': int(0),
   robots: oneOf('yes', 'no'),
+  sitemaps: oneOf('yes', 'no'),
   'max-crawl-delay': int(0),
   retries: int(0),
   'max-backoff': int(0),

@@ -1,5 +1,6 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
-import { siteIdentity, type Scope } from '../url/scope.js';
+import { nestedSites, sameBounds, siteRule, type Scope, type SiteRule } from '../url/scope.js';
+import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import type { SessionIds } from '../url/session-ids.js';
 import type { RewardMode } from '../bandit/reward.js';
 import type { Db } from '../db/db.js';
@@ -13,6 +14,12 @@ export interface SeedInput {
   name?: string | null;
   short?: string | null;
   group?: string | null;
+  /** null/absent: the scope setting */
+  scope?: Scope | null;
+  include?: readonly string[];
+  exclude?: readonly string[];
+  /** null/absent: the sitemaps setting */
+  sitemaps?: 'yes' | 'no' | null;
 }
 
 export interface Site {
@@ -26,18 +33,43 @@ export interface Site {
   rewardSum: number;
   rewardMax: number;
   deepest: number | null;
+  /** the site's own scope; null: the scope setting */
+  scope: Scope | null;
+  /** JSON arrays of patterns as typed; null: none */
+  include: string | null;
+  exclude: string | null;
+  sitemaps: 'yes' | 'no' | null;
+  sitemapsRead: string | null;
 }
 
 const siteColumns = `id, url, name, short, grp AS "group", unavailable, pulls,
-  reward_sum AS "rewardSum", reward_max AS "rewardMax", deepest`;
+  reward_sum AS "rewardSum", reward_max AS "rewardMax", deepest, scope, include, exclude, sitemaps, sitemaps_read AS "sitemapsRead"`;
 
 export function listSites(db: Db): Site[] {
   return db.prepare(`SELECT ${siteColumns} FROM sites ORDER BY id`).all() as Site[];
 }
 
-/** Each site's scope (its identity under the scope setting, and the URL normalization), by site id. */
+/** A site's bounds and patterns (src/url/scope.ts): its own scope, else the scope setting. */
+export function ruleOf(site: Pick<Site, 'url' | 'scope' | 'include' | 'exclude'>, s: Pick<Settings, 'scope'>): SiteRule {
+  return siteRule(new URL(site.url), site.scope ?? s.scope, { include: patterns(site.include), exclude: patterns(site.exclude) });
+}
+
+function patterns(json: string | null): UrlPattern[] {
+  if (json === null) return [];
+  // stored only after parseUrlPattern accepted them (seeds add)
+  return (JSON.parse(json) as string[]).map((p) => parseUrlPattern(p) as UrlPattern);
+}
+
+/** Every site's rule, by id, in id order (ownerOf's tie-break). */
+export function siteRules(db: Db, s: Pick<Settings, 'scope'>): { id: number; site: Site; rule: SiteRule }[] {
+  return listSites(db).map((site) => ({ id: site.id, site, rule: ruleOf(site, s) }));
+}
+
+/** Each site's scope (its bounds, the sites nested in them, the URL normalization and session ids), by site id. */
 export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize' | 'session-ids'>): Map<number, SiteScope> {
-  return new Map(listSites(db).map((x) => [x.id, { identity: siteIdentity(new URL(x.url).hostname, s.scope), scope: s.scope, mode: s.normalize, sessionIds: s['session-ids'] }]));
+  const all = siteRules(db, s);
+  const rules = all.map((x) => x.rule);
+  return new Map(all.map((x) => [x.id, { rule: x.rule, nested: nestedSites(x.rule, rules), mode: s.normalize, sessionIds: s['session-ids'] }]));
 }
 
 /** How many sites the store has. */
@@ -59,22 +91,24 @@ export function getSite(db: Db, id: number): Site | undefined {
   return db.prepare(`SELECT ${siteColumns} FROM sites WHERE id = ?`).get(id) as Site | undefined;
 }
 
-/** The existing site a seed would duplicate (same site under the scope), if any. */
-export function findDuplicate<T extends { url: string }>(sites: readonly T[], url: URL, scope: Scope): T | undefined {
-  const identity = siteIdentity(url.hostname, scope);
-  return sites.find((s) => siteIdentity(new URL(s.url).hostname, scope) === identity);
+/** The existing site a seed would duplicate (the same bounds: scope, host or domain, prefix), if any. */
+export function findDuplicate<T extends { url: string; rule: SiteRule }>(sites: readonly T[], rule: SiteRule): T | undefined {
+  return sites.find((s) => sameBounds(s.rule, rule));
 }
 
 /** Insert seeds and their start pages (level 0) in one transaction; returns the new ids. */
 export function insertSites(db: Db, seeds: readonly SeedInput[], mode: NormalizeMode, sessionIds?: SessionIds): number[] {
   const site = db.prepare(
-    `INSERT INTO sites (url, name, short, grp, added_at) VALUES (?, ?, ?, ?, ?)${returning(db, 'id')}`,
+    `INSERT INTO sites (url, name, short, grp, added_at, scope, include, exclude, sitemaps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)${returning(db, 'id')}`,
   );
   const page = db.prepare(`INSERT INTO pages (site_id, key, dir, fp, url, level) VALUES (?, ?, ?, ?, ?, 0)`);
   return db.transaction(() =>
     seeds.map((s) => {
       const id = Number(
-        site.run(fetchUrl(s.url), s.name ?? null, s.short ?? null, s.group ?? null, new Date().toISOString())
+        site.run(
+          fetchUrl(s.url), s.name ?? null, s.short ?? null, s.group ?? null, new Date().toISOString(), s.scope ?? null,
+          s.include?.length ? JSON.stringify(s.include) : null, s.exclude?.length ? JSON.stringify(s.exclude) : null, s.sitemaps ?? null,
+        )
           .lastInsertRowid,
       );
       const key = urlKey(s.url, mode, sessionIds);

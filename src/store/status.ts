@@ -1,10 +1,10 @@
-import { siteIdentity } from '../url/scope.js';
+import { hostInSite } from '../url/scope.js';
 import type { Db } from '../db/db.js';
 import { readPoliteness, type HostPoliteness } from './politeness.js';
 import { readSettings } from './settings.js';
 import { distinctExternal, distinctExternalBySite } from './distinct.js';
 import type { RewardMode } from '../bandit/reward.js';
-import { listSites } from './sites.js';
+import { listSites, ruleOf } from './sites.js';
 
 export type SiteState = 'pending' | 'crawling' | 'exhausted' | 'capped' | 'not-available';
 
@@ -91,7 +91,7 @@ export function readStatus(db: Db): Status {
     const state: SiteState = s.unavailable
       ? 'not-available'
       : s.pulls === 0 ? 'pending' : left === 0 ? 'exhausted' : cap !== null && s.pulls >= cap ? 'capped' : 'crawling';
-    const identity = siteIdentity(new URL(s.url).hostname, settings.scope);
+    const rule = ruleOf(s, settings);
     return {
       id: s.id,
       short: s.short,
@@ -114,7 +114,7 @@ export function readStatus(db: Db): Status {
       relevant: focused ? (relevant.get(s.id) ?? 0) : null,
       harvest_rate: focused ? rate(relevant.get(s.id) ?? 0, s.pulls) : null,
       reward_sum: s.rewardSum,
-      politeness: hosts.filter((h) => siteIdentity(hostnameOf(h.host), settings.scope) === identity),
+      politeness: hosts.filter((h) => hostInSite(hostnameOf(h.host), rule)),
     };
   });
   const sum = (k: keyof SiteStatus) => sites.reduce((a, s) => a + (s[k] as number), 0);

@@ -1,16 +1,31 @@
 import { createServer } from 'node:http';
 import { listenLoopback } from '../../fixtures/listen.js';
 
+/** A file served as it is: its Content-Type and bytes (robots.txt, a sitemap, a gzip file). */
+export interface RawFile {
+  type: string;
+  body: string | Buffer;
+}
+
 /**
- * A loopback site made of fixed pages by path (404 elsewhere), HTML as given or wrapped by `wrap`.
- * The order and focus tests crawl such hand-made sites.
+ * A loopback site made of fixed pages by path (404 elsewhere), HTML as given or wrapped by `wrap`,
+ * or a RawFile served as it is. A key 'host/path' answers for that host only (several sites on
+ * one server, reached by --resolve), before a key '/path' for any host. The order and focus tests
+ * crawl such hand-made sites.
  */
-export async function servePages(pages: Record<string, string>, wrap: (body: string) => string = (b) => b): Promise<{ port: number; close: () => Promise<void> }> {
+export async function servePages(
+  pages: Record<string, string | RawFile>, wrap: (body: string) => string = (b) => b,
+): Promise<{ port: number; close: () => Promise<void>; requests: string[] }> {
+  const requests: string[] = [];
   const server = createServer((req, res) => {
-    const body = pages[new URL(req.url ?? '/', 'http://x').pathname];
-    if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html' }).end(wrap(body));
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    requests.push(host + (req.url ?? '/'));
+    const page = pages[host + path] ?? pages[path];
+    if (page === undefined) return void res.writeHead(404).end();
+    if (typeof page !== 'string') return void res.writeHead(200, { 'content-type': page.type }).end(page.body);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(wrap(page));
   });
   const port = await listenLoopback(server);
-  return { port, close: () => new Promise((r) => server.close(() => r())) };
+  return { port, close: () => new Promise((r) => server.close(() => r())), requests };
 }

@@ -27,7 +27,7 @@
  * - SQLite-only migration steps (the data rewrites of older databases) have no counterpart: a
  *   PostgreSQL database starts at the current layout.
  */
-export const PG_SCHEMA_VERSION = 13;
+export const PG_SCHEMA_VERSION = 14;
 
 export const pgSchema: readonly string[] = [
   `CREATE TABLE settings (
@@ -46,7 +46,12 @@ export const pgSchema: readonly string[] = [
     reward_sum  BIGINT NOT NULL DEFAULT 0,
     reward_max  BIGINT NOT NULL DEFAULT 0,
     deepest     BIGINT,
-    added_at    TEXT NOT NULL
+    added_at    TEXT NOT NULL,
+    scope       TEXT CHECK (scope IN ('host', 'domain', 'prefix')),
+    include     TEXT,
+    exclude     TEXT,
+    sitemaps    TEXT CHECK (sitemaps IN ('yes', 'no')),
+    sitemaps_read TEXT
   )`,
 
   // rebuilt by SQLite migration 4 (fingerprints), widened by 6, 7, 9 and 11
@@ -77,7 +82,8 @@ export const pgSchema: readonly string[] = [
     bytes       BIGINT,
     fetched_at  TEXT,
     gone_at     TEXT,
-    scent       DOUBLE PRECISION
+    scent       DOUBLE PRECISION,
+    sitemap     TEXT
   )`,
   `CREATE INDEX pages_seen ON pages (site_id, dir, fp, level)`,
   `CREATE INDEX pages_frontier ON pages (site_id, status, level, id)`,

@@ -1,0 +1,112 @@
+import { MAX_SITEMAP_URLS, parseSitemap } from '../markup/sitemap.js';
+import { classifyLink, type SiteScope } from '../page/classify.js';
+import type { SiteParamRules } from '../params/rules.js';
+import type { Settings } from '../store/settings.js';
+import type { SitemapPage } from '../store/sitemap-pages.js';
+import { FetchError, type HttpResponse } from './http.js';
+import { settleInternal } from './pull-result.js';
+
+/** Sitemap files read per site at most (an index and its sitemaps), and page URLs taken from them. */
+export const MAX_SITEMAP_FILES = 50;
+export const MAX_SITEMAP_PAGES = MAX_SITEMAP_URLS;
+const MAX_HOPS = 5;
+
+export interface SitemapRead {
+  /** page URLs in the order the sitemaps list them, each with the sitemap that listed it first */
+  pages: { url: string; sitemap: string }[];
+  /** sitemap files read */
+  files: number;
+  /** files that could not be read or are not sitemaps, with why (a missing /sitemap.xml is not one) */
+  problems: string[];
+}
+
+/** One GET of a sitemap file through the crawl's politeness; a redirect is returned, not followed. */
+export type GetFile = (url: string) => Promise<HttpResponse>;
+
+/**
+ * A site's sitemaps, as search engines and archive crawlers read them: the files its robots.txt
+ * names (`Sitemap:` lines) and `/sitemap.xml` at its origin; a sitemap index's sitemaps in turn
+ * (nested indexes too, within MAX_SITEMAP_FILES). Which of the URLs belong to the site is the
+ * caller's business (the site's scope decides, as for any link).
+ */
+export async function readSitemaps(startUrl: string, named: readonly string[], get: GetFile): Promise<SitemapRead> {
+  const fallback = new URL('/sitemap.xml', startUrl).href;
+  // robots.txt's lines are the site's text: a relative or broken one is resolved or dropped
+  const queue = [...new Set([...named.map((n) => httpUrl(n, startUrl)).filter((n): n is string => n !== null), fallback])];
+  const asked = new Set(queue);
+  const seen = new Set<string>();
+  const out: SitemapRead = { pages: [], files: 0, problems: [] };
+  while (queue.length && out.files < MAX_SITEMAP_FILES && out.pages.length < MAX_SITEMAP_PAGES) {
+    const url = queue.shift()!;
+    const body = await fetchFile(url, get);
+    if (typeof body === 'string') {
+      if (!(url === fallback && body.startsWith('HTTP 404'))) out.problems.push(`${url}: ${body}`);
+      continue;
+    }
+    out.files++;
+    const map = parseSitemap(body);
+    if (map.kind === 'error') {
+      out.problems.push(`${url}: ${map.error}`);
+      continue;
+    }
+    for (const loc of map.locs) {
+      if (map.kind === 'index') {
+        if (asked.has(loc)) continue;
+        asked.add(loc);
+        queue.push(loc);
+      } else if (!seen.has(loc) && out.pages.length < MAX_SITEMAP_PAGES) {
+        seen.add(loc);
+        out.pages.push({ url: loc, sitemap: url });
+      }
+    }
+  }
+  return out;
+}
+
+function httpUrl(s: string, base: string): string | null {
+  try {
+    const u = new URL(s, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A sitemap file's body, following at most 5 redirects; or why not (one line). */
+async function fetchFile(url: string, get: GetFile): Promise<Uint8Array | string> {
+  let current = url;
+  for (let hop = 0; hop <= MAX_HOPS; hop++) {
+    let res: HttpResponse;
+    try {
+      res = await get(current);
+    } catch (err) {
+      if (err instanceof FetchError && err.reason !== 'aborted') return err.message;
+      throw err;
+    }
+    if (res.status >= 300 && res.status < 400 && res.location) {
+      const next = httpUrl(res.location, current);
+      if (next === null) return `bad redirect to ${res.location.slice(0, 200)}`;
+      current = next;
+      continue;
+    }
+    if (res.status < 200 || res.status >= 300) return `HTTP ${res.status}`;
+    return res.body ?? new Uint8Array();
+  }
+  return `more than ${MAX_HOPS} redirects`;
+}
+
+/**
+ * The sitemap URLs that are the site's, as its scope classifies any link (outside its bounds or
+ * owned by a site nested in it: dropped), then settled as a page's links are (held by its
+ * patterns, parameter rules, traps, files).
+ */
+export function sitemapPages(read: SitemapRead, scope: SiteScope, s: Settings, params?: SiteParamRules): SitemapPage[] {
+  const pages: SitemapPage[] = [];
+  for (const p of read.pages) {
+    const c = classifyLink(p.url, p.sitemap, scope);
+    if (c.kind !== 'internal') continue;
+    pages.push(c.held === undefined ? { url: c.url, key: c.key, sitemap: p.sitemap } : { url: c.url, key: c.key, sitemap: p.sitemap, hold: { status: 'excluded', note: c.held } });
+  }
+  settleInternal(pages, scope, s, params);
+  return pages;
+}

@@ -1,0 +1,87 @@
+import { gunzipSync } from 'node:zlib';
+import { Parser } from 'htmlparser2';
+
+/** sitemaps.org: at most 50,000 URLs and 50 MB (uncompressed) per file. */
+export const MAX_SITEMAP_URLS = 50_000;
+export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
+
+export type Sitemap =
+  /** a urlset's page URLs, or a sitemap index's sitemap URLs, in file order */
+  | { kind: 'urlset' | 'index'; locs: string[] }
+  /** why the file is not a sitemap (one line) */
+  | { kind: 'error'; error: string };
+
+/**
+ * A sitemap file's bytes to its URLs (sitemaps.org): a `<urlset>` of `<url><loc>`, a
+ * `<sitemapindex>` of `<sitemap><loc>`, gzip-compressed or not (by its magic bytes: .xml.gz is
+ * served without Content-Encoding), or a text sitemap (one URL per line). Pure. Lenient as
+ * search engines are: namespace prefixes and unknown elements are ignored, a loc that is not an
+ * absolute http(s) URL is skipped, and a file cut short gives the URLs before the cut; a file
+ * whose root is anything else (an HTML error page) is not a sitemap.
+ */
+export function parseSitemap(bytes: Uint8Array): Sitemap {
+  let body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (body[0] === 0x1f && body[1] === 0x8b) {
+    try {
+      body = gunzipSync(body, { maxOutputLength: MAX_SITEMAP_BYTES });
+    } catch (err) {
+      return { kind: 'error', error: `bad gzip: ${(err as Error).message}` };
+    }
+  }
+  const text = body.toString('utf8').replace(/^\uFEFF/, '');
+  const start = text.trimStart();
+  if (start === '') return { kind: 'error', error: 'empty file' };
+  if (!start.startsWith('<')) return textSitemap(start);
+  return xmlSitemap(text);
+}
+
+function xmlSitemap(text: string): Sitemap {
+  let root: string | null = null;
+  const locs: string[] = [];
+  const stack: string[] = [];
+  let loc: string | null = null;
+  const local = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        const n = local(name);
+        if (root === null) root = n;
+        stack.push(n);
+        if (n === 'loc') loc = '';
+      },
+      ontext(t) {
+        if (loc !== null) loc += t;
+      },
+      onclosetag() {
+        const n = stack.pop();
+        if (n !== 'loc' || loc === null) return;
+        const parent = stack.at(-1);
+        const url = absoluteHttp(loc.trim());
+        loc = null;
+        if (url && (parent === 'url' || parent === 'sitemap') && locs.length < MAX_SITEMAP_URLS) locs.push(url);
+      },
+    },
+    { xmlMode: true, decodeEntities: true },
+  );
+  parser.end(text);
+  if (root === 'urlset') return { kind: 'urlset', locs };
+  if (root === 'sitemapindex') return { kind: 'index', locs };
+  return { kind: 'error', error: root === null ? 'no XML element' : `not a sitemap (root <${root}>)` };
+}
+
+function textSitemap(text: string): Sitemap {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const locs = lines.map(absoluteHttp).filter((u): u is string => u !== null);
+  // A text sitemap is URLs only; a file of something else (an HTML-less error text) is not one.
+  if (locs.length === 0 || locs.length < lines.length / 2) return { kind: 'error', error: 'not a sitemap (neither XML nor a list of URLs)' };
+  return { kind: 'urlset', locs: locs.slice(0, MAX_SITEMAP_URLS) };
+}
+
+function absoluteHttp(s: string): string | null {
+  if (!/^https?:\/\//i.test(s)) return null;
+  try {
+    return new URL(s).href;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,332 @@
+// Sites as researchers define them (a host, a registrable domain with its subdomains, or URL
+// prefixes, several per host), include/exclude patterns, sitemaps seeding the frontier, and
+// parameter rules for every path of a site: the pure rules, then the real CLI on loopback sites.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSitemap } from '../src/markup/sitemap.js';
+import { applyParamRules, type ParamRule } from '../src/params/rules.js';
+import { nestedSites, ownerOf, siteRule, siteVerdict, type Scope, type SiteRule } from '../src/url/scope.js';
+import { parseUrlPattern, type UrlPattern } from '../src/url/url-pattern.js';
+import { beebot, tempDir } from './helpers/cli.js';
+import { servePages, type RawFile } from './helpers/page-server.js';
+import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
+import { rows } from './helpers/read-db.js';
+
+const pattern = (s: string): UrlPattern => parseUrlPattern(s) as UrlPattern;
+const rule = (url: string, scope: Scope, include: string[] = [], exclude: string[] = []): SiteRule =>
+  siteRule(new URL(url), scope, { include: include.map(pattern), exclude: exclude.map(pattern) });
+const verdict = (url: string, r: SiteRule, all: SiteRule[] = [r]) => siteVerdict(new URL(url), r, nestedSites(r, all)).kind;
+
+describe('site scopes (pure)', () => {
+  it('a prefix is the seed path as a directory', () => {
+    expect(rule('http://h.test/dept/', 'prefix').path).toBe('/dept/');
+    expect(rule('http://h.test/dept/index.html', 'prefix').path).toBe('/dept/');
+    expect(rule('http://h.test/dept', 'prefix').path).toBe('/dept/');
+    expect(rule('http://www.h.test/', 'prefix')).toMatchObject({ identity: 'h.test', path: '/' });
+    expect(rule('http://h.test/dept/', 'host').path).toBeNull();
+  });
+
+  it('host, domain and prefix bounds', () => {
+    const host = rule('http://www.uni.test/', 'host');
+    expect(['http://uni.test/a', 'https://www.uni.test/b', 'http://lib.uni.test/', 'http://other.test/'].map((u) => verdict(u, host))).toEqual(['in', 'in', 'out', 'out']);
+    const domain = rule('http://www.uni.test/', 'domain');
+    expect(['http://lib.uni.test/', 'http://a.b.uni.test/x', 'http://uni.test/', 'http://unitest.test/'].map((u) => verdict(u, domain))).toEqual(['in', 'in', 'in', 'out']);
+    const dept = rule('http://uni.test/dept/', 'prefix');
+    // a link from /dept/ to /other/ of the same host is external to the prefix site
+    expect(['http://uni.test/dept/', 'http://uni.test/dept', 'http://www.uni.test/dept/a/b.html', 'http://uni.test/other/', 'http://uni.test/department/'].map((u) => verdict(u, dept)))
+      .toEqual(['in', 'in', 'in', 'out', 'out']);
+  });
+
+  it('nested sites: the longest prefix owns a URL, a prefix over its host, a host over its domain', () => {
+    const domain = rule('http://uni.test/', 'domain');
+    const host = rule('http://lib.uni.test/', 'host');
+    const dept = rule('http://lib.uni.test/dept/', 'prefix');
+    const lab = rule('http://lib.uni.test/dept/lab/', 'prefix');
+    const all = [domain, host, dept, lab];
+    const sites = all.map((r, i) => ({ id: i, rule: r }));
+    const owner = (u: string) => ownerOf(new URL(u), sites)?.id;
+    expect(['http://uni.test/', 'http://lib.uni.test/', 'http://lib.uni.test/dept/x', 'http://lib.uni.test/dept/lab/y', 'http://x.test/'].map(owner))
+      .toEqual([0, 1, 2, 3, undefined]);
+    expect(verdict('http://lib.uni.test/dept/lab/y', dept, all)).toBe('out');
+    expect(verdict('http://lib.uni.test/dept/x', dept, all)).toBe('in');
+    expect(verdict('http://lib.uni.test/dept/x', host, all)).toBe('out');
+    expect(verdict('http://lib.uni.test/other', host, all)).toBe('in');
+    expect(verdict('http://lib.uni.test/other', domain, all)).toBe('out');
+    expect(verdict('http://www.uni.test/x', domain, all)).toBe('in');
+    expect(nestedSites(lab, all)).toEqual([]);
+  });
+
+  it('include and exclude: globs on path and query or the whole URL, re: regexes, an exclude wins', () => {
+    const r = rule('http://uni.test/', 'host', ['/news/*', 're:[?&]id=\\d+$'], ['*/print/*', 'http://uni.test/news/old*']);
+    const kinds = ['http://uni.test/news/a.html', 'http://uni.test/x.php?id=12', 'http://uni.test/about', 'http://uni.test/news/print/a', 'http://uni.test/news/old/1', 'http://other.test/news/a']
+      .map((u) => siteVerdict(new URL(u), r, []));
+    expect(kinds).toEqual([
+      { kind: 'in' }, { kind: 'in' }, { kind: 'held', note: 'not included' }, { kind: 'held', note: 'excluded by */print/*' },
+      { kind: 'held', note: 'excluded by http://uni.test/news/old*' }, { kind: 'out' },
+    ]);
+    // '?' and '.' are literal in a glob
+    expect(verdict('http://uni.test/a.php?x=1', rule('http://uni.test/', 'host', ['/a.php?x=*']))).toBe('in');
+    expect(verdict('http://uni.test/aXphpYx=1', rule('http://uni.test/', 'host', ['/a.php?x=*']))).toBe('held');
+    expect(parseUrlPattern('re:(')).toMatch(/^not a regular expression/);
+    expect(parseUrlPattern(' ')).toBe('an empty pattern');
+  });
+
+  it("parameter rules for '*' apply to every path; a path's own rules declare its script", () => {
+    const rules = new Map<string, Map<string, ParamRule>>([['*', new Map([['utm_source', { kind: 'dropped' }]])]]);
+    expect(applyParamRules('/a', '?utm_source=x&id=1&b=2', rules)).toEqual({ kind: 'kept', search: '?b=2&id=1' });
+    expect(applyParamRules('/b', '?utm_source=x', rules)).toEqual({ kind: 'kept', search: '' });
+    const both = new Map<string, Map<string, ParamRule>>([...rules, ['/s.php', new Map([['id', { kind: 'required' }]])]]);
+    expect(applyParamRules('/s.php', '?utm_source=x&id=1&junk=2', both)).toEqual({ kind: 'kept', search: '?id=1' });
+    expect(applyParamRules('/s.php', '?utm_source=x', both)).toEqual({ kind: 'ignored', note: "params: 'id' is required" });
+  });
+});
+
+const urlset = (...locs: string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc><lastmod>2024-01-01</lastmod></url>`).join('\n')}</urlset>`;
+const sitemapIndex = (...locs: string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('')}</sitemapindex>`;
+
+describe('sitemap parsing (pure)', () => {
+  const bytes = (s: string | Buffer) => new Uint8Array(Buffer.from(s));
+  it('a urlset, an index, gzip, a text sitemap', () => {
+    expect(parseSitemap(bytes(urlset('http://a.test/1', ' http://a.test/2?x=1&amp;y=2 ')))).toEqual({ kind: 'urlset', locs: ['http://a.test/1', 'http://a.test/2?x=1&y=2'] });
+    expect(parseSitemap(bytes(sitemapIndex('http://a.test/s1.xml', 'http://a.test/s2.xml.gz')))).toEqual({ kind: 'index', locs: ['http://a.test/s1.xml', 'http://a.test/s2.xml.gz'] });
+    expect(parseSitemap(gzipSync(urlset('http://a.test/z')))).toEqual({ kind: 'urlset', locs: ['http://a.test/z'] });
+    expect(parseSitemap(bytes('<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc>http://a.test/p</sm:loc></sm:url></sm:urlset>')))
+      .toEqual({ kind: 'urlset', locs: ['http://a.test/p'] });
+    expect(parseSitemap(bytes('\uFEFFhttp://a.test/1\r\nhttp://a.test/2\n'))).toEqual({ kind: 'urlset', locs: ['http://a.test/1', 'http://a.test/2'] });
+  });
+
+  it('malformed: not a sitemap, bad gzip, empty; relative and odd locs skipped; a cut file keeps what came before the cut', () => {
+    expect(parseSitemap(bytes('<html><body>Not found</body></html>'))).toEqual({ kind: 'error', error: 'not a sitemap (root <html>)' });
+    expect(parseSitemap(new Uint8Array([0x1f, 0x8b, 1, 2, 3]))).toMatchObject({ kind: 'error', error: expect.stringMatching(/^bad gzip/) });
+    expect(parseSitemap(bytes('  '))).toEqual({ kind: 'error', error: 'empty file' });
+    expect(parseSitemap(bytes('Sorry, nothing here.\nTry later.'))).toMatchObject({ kind: 'error' });
+    expect(parseSitemap(bytes(urlset('/relative', 'javascript:alert(1)', 'http://a.test/ok')))).toEqual({ kind: 'urlset', locs: ['http://a.test/ok'] });
+    // a <loc> outside <url> is not a page
+    expect(parseSitemap(bytes('<urlset><loc>http://a.test/stray</loc><url><loc>http://a.test/in</loc></url></urlset>'))).toEqual({ kind: 'urlset', locs: ['http://a.test/in'] });
+    const cut = urlset('http://a.test/1', 'http://a.test/2').slice(0, -60);
+    expect(parseSitemap(bytes(cut))).toEqual({ kind: 'urlset', locs: ['http://a.test/1'] });
+  });
+});
+
+// CLI against loopback sites ------------------------------------------------------------------
+
+const html = (...links: string[]) => `<html><body>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
+let port = 0;
+let server: Awaited<ReturnType<typeof servePages>>;
+const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
+const crawl = (db: string, ...args: string[]) =>
+  beebot(['crawl', '--delay', '0', '--concurrency', '1', '--budget', 'none', ...hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]), ...args], { db });
+/** Run `f` on a new database in a temporary directory, removed after. */
+async function inTempDb(f: (db: string, dir: string) => Promise<void>): Promise<void> {
+  const { dir, cleanup } = tempDir();
+  try {
+    await f(join(dir, 'b.db'), dir);
+  } finally {
+    cleanup();
+  }
+}
+const u = (host: string, path = '/') => `http://${host}:${port}${path}`;
+
+beforeAll(async () => {
+  const site: Record<string, string | RawFile> = {
+    // one host, three departments: /dept/ and /dept/lab/ are sites of their own, /other/ is not
+    'uni.test/': html('/dept/', '/other/'),
+    'uni.test/dept/': html('/dept/a.html', '/dept/lab/', '/other/x.html', 'http://other.test/'),
+    'uni.test/dept/a.html': html('/dept/b.html'),
+    'uni.test/dept/b.html': html(),
+    'uni.test/dept/lab/': html('/dept/lab/l1.html', '/dept/'),
+    'uni.test/dept/lab/l1.html': html(),
+    'uni.test/other/': html(),
+    'uni.test/other/x.html': html(),
+    // a registrable domain with a subdomain
+    'www.uni2.test/': html(`http://lib.uni2.test:PORT/`, 'http://other.test/'),
+    'lib.uni2.test/': html('/catalog.html'),
+    'lib.uni2.test/catalog.html': html(),
+    // sitemaps: robots.txt names an index; the index lists a plain and a gzip sitemap; /sitemap.xml too
+    'sm.test/': html('/linked.html'),
+    'sm.test/linked.html': html(),
+    'sm.test/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\nSitemap: http://sm.test:PORT/maps/index.xml\nSitemap: /maps/missing.xml\nSitemap: http://[broken\n' },
+    'sm.test/maps/index.xml': { type: 'application/xml', body: sitemapIndex('http://sm.test:PORT/maps/a.xml', 'http://sm.test:PORT/maps/b.xml.gz', 'http://sm.test:PORT/maps/broken.xml') },
+    'sm.test/maps/a.xml': { type: 'application/xml', body: urlset('http://sm.test:PORT/only-a.html', 'http://sm.test:PORT/linked.html', 'http://other.test/elsewhere.html') },
+    'sm.test/maps/b.xml.gz': { type: 'application/gzip', body: '' },
+    'sm.test/maps/broken.xml': { type: 'text/html', body: '<html>oops</html>' },
+    'sm.test/sitemap.xml': { type: 'application/xml', body: urlset('http://sm.test:PORT/only-root.html') },
+    'sm.test/only-a.html': html('/deep.html'),
+    'sm.test/only-b.html': html(),
+    'sm.test/only-root.html': html(),
+    'sm.test/deep.html': html(),
+    'plain.test/': html('/p.html'),
+    'plain.test/p.html': html(),
+    'plain.test/sitemap.xml': { type: 'application/xml', body: urlset('http://plain.test:PORT/hidden.html') },
+    'plain.test/hidden.html': html(),
+    // include / exclude
+    'pat.test/': html('/news/1.html', '/news/print/1.html', '/shop/cart.html', '/news/2.html?id=7'),
+    'pat.test/news/1.html': html(),
+    'pat.test/news/2.html': html(),
+    'pat.test/news/print/1.html': html(),
+    'pat.test/shop/cart.html': html(),
+    'pat.test/news/3.html': html(),
+    'pat.test/shop/s.html': html(),
+    'pat.test/sitemap.xml': { type: 'application/xml', body: urlset('http://pat.test:PORT/shop/s.html', 'http://pat.test:PORT/news/3.html') },
+    // parameters
+    'par.test/': html('/a?utm_source=x&id=1', '/a?id=1&utm_source=y', '/b?utm_source=z'),
+    'par.test/a': html(),
+    'par.test/b': html(),
+    'other.test/': html(),
+  };
+  // the pages name their port: the server reads this record on each request, filled once the port is known
+  const pages: Record<string, string | RawFile> = {};
+  server = await servePages(pages);
+  port = server.port;
+  const fill = (v: string | RawFile): string | RawFile => (typeof v === 'string' ? v.replaceAll('PORT', String(port)) : { ...v, body: String(v.body).replaceAll('PORT', String(port)) });
+  for (const [k, v] of Object.entries(site)) pages[k] = fill(v);
+  pages['sm.test/maps/b.xml.gz'] = { type: 'application/gzip', body: gzipSync(urlset(`http://sm.test:${port}/only-b.html`)) };
+});
+afterAll(() => server?.close());
+
+describe('prefix sites on one host', () => {
+  it('crawls each prefix as a site; links to the rest of the host, or to a nested prefix, are external; the site graph and hosts work per site', () =>
+    inTempDb(async (db, dir) => {
+    expect((await beebot(['seeds', 'add', u('uni.test', '/dept/'), '--scope', 'prefix', '--short', 'dept'], { db })).code).toBe(0);
+    expect((await beebot(['seeds', 'add', u('uni.test', '/dept/lab/'), '--scope', 'prefix', '--short', 'lab'], { db })).code).toBe(0);
+    const dup = await beebot(['seeds', 'add', u('uni.test', '/dept/index.html'), '--scope', 'prefix'], { db });
+    expect([dup.code, dup.stderr]).toEqual([2, expect.stringContaining('duplicates site 1')]);
+    expect((await beebot(['seeds', 'add', u('uni.test', '/x'), '--scope', 'path'], { db })).code).toBe(2);
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ site_id: number; url: string; status: string }>(db, 'SELECT site_id, url, status FROM pages ORDER BY site_id, url')
+      .map((p) => `${p.site_id} ${new URL(p.url).pathname} ${p.status}`);
+    expect(pages).toEqual(['1 /dept/ done', '1 /dept/a.html done', '1 /dept/b.html done', '2 /dept/lab/ done', '2 /dept/lab/l1.html done']);
+    const ext = rows<{ site_id: number; url: string; host: string }>(db, 'SELECT site_id, url, host FROM external_links ORDER BY site_id, url')
+      .map((e) => `${e.site_id} ${e.url.replace(`:${port}`, '')}`);
+    expect(ext).toEqual(['1 http://other.test/', '1 http://uni.test/dept/lab/', '1 http://uni.test/other/x.html', '2 http://uni.test/dept/']);
+    expect(server.requests.filter((q) => q.startsWith('uni.test/other'))).toEqual([]);
+    const list = JSON.parse((await beebot(['seeds', 'list', '--json'], { db })).stdout) as { scope: string; prefix: string }[];
+    expect(list.map((s) => [s.scope, s.prefix])).toEqual([['prefix', '/dept/'], ['prefix', '/dept/lab/']]);
+    // the site graph: each prefix is its own node, and links between them are site → site edges
+    expect((await beebot(['export', join(dir, 'edges.csv'), '--kind', 'edges'], { db })).code).toBe(0);
+    const edges = readFileSync(join(dir, 'edges.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(',').slice(0, 3).join(' ')).sort();
+    expect(edges).toEqual(['uni.test/dept/ other.test 1', 'uni.test/dept/ uni.test 1', 'uni.test/dept/ uni.test/dept/lab/ 1', 'uni.test/dept/lab/ uni.test/dept/ 1']);
+    // the companion set: uni.test is linked from both prefix sites, and is itself a target site's host
+    const companion = JSON.parse((await beebot(['hosts', '--json'], { db })).stdout) as { host: string; sites: number; target_site_id: number | null }[];
+    expect(companion.map((h) => [h.host, h.sites, h.target_site_id])).toEqual([['uni.test', 2, 1], ['other.test', 1, null]]);
+    // the report, and each prefix site's map
+    const report = await beebot(['report', join(dir, 'r.html')], { db });
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'r.html'), 'utf8')).toMatch(/\bdept\b[\s\S]*\blab\b|\blab\b[\s\S]*\bdept\b/);
+    const map = await beebot(['map', 'lab', join(dir, 'lab.json')], { db });
+    expect(map.code, map.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'lab.json'), 'utf8')).toContain('/dept/lab/l1.html');
+    }));
+});
+
+describe('a domain site', () => {
+  it('crawls the registrable domain with its subdomains as one site', () =>
+    inTempDb(async (db, dir) => {
+    expect((await beebot(['seeds', 'add', u('www.uni2.test'), '--scope', 'domain'], { db })).code).toBe(0);
+    // the same domain again, typed through another host: a duplicate
+    expect((await beebot(['seeds', 'add', u('lib.uni2.test'), '--scope', 'domain'], { db })).code).toBe(2);
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ url: string; status: string }>(db, 'SELECT url, status FROM pages ORDER BY id').map((p) => `${p.url.replace(`:${port}`, '')} ${p.status}`);
+    expect(pages).toEqual(['http://www.uni2.test/ done', 'http://lib.uni2.test/ done', 'http://lib.uni2.test/catalog.html done']);
+    expect(rows<{ url: string }>(db, 'SELECT url FROM external_links').map((e) => e.url)).toEqual(['http://other.test/']);
+    }));
+});
+
+describe('sitemaps', () => {
+  it("queue a site's pages from robots.txt's Sitemap: lines, sitemap indexes, gzip and /sitemap.xml, at level 1, naming their sitemap", () =>
+    inTempDb(async (db, dir) => {
+    expect((await beebot(['seeds', 'add', u('sm.test'), '--sitemaps', 'yes'], { db })).code).toBe(0);
+    expect((await beebot(['seeds', 'add', u('plain.test')], { db })).code).toBe(0);
+    expect((await beebot(['seeds', 'add', u('x.test'), '--sitemaps', 'maybe'], { db })).code).toBe(2);
+    const r = await crawl(db, '--max-level', '1');
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ url: string; level: number; status: string; on: string | null; sitemap: string | null }>(
+      db, `SELECT p.url, p.level, p.status, f.url AS "on", p.sitemap FROM pages p LEFT JOIN pages f ON f.id = p.found_on WHERE p.site_id = 1 ORDER BY p.id`,
+    ).map((p) => [new URL(p.url).pathname, p.level, p.status, p.on && new URL(p.on).pathname, p.sitemap && new URL(p.sitemap).pathname]);
+    expect(pages).toEqual([
+      ['/', 0, 'done', null, null],
+      ['/linked.html', 1, 'done', '/', '/maps/a.xml'], // found by a link first: keeps its level, names the sitemap too
+      ['/only-root.html', 1, 'done', null, '/sitemap.xml'], // files in breadth-first order: robots.txt's, /sitemap.xml, the index's
+      ['/only-a.html', 1, 'done', null, '/maps/a.xml'],
+      ['/only-b.html', 1, 'done', null, '/maps/b.xml.gz'],
+      ['/deep.html', 2, 'queued', '/only-a.html', null], // beyond --max-level 1: stored, not fetched
+    ]);
+    // a site with sitemaps off (the default) reads none
+    expect(server.requests.filter((q) => q.startsWith('plain.test/sitemap'))).toEqual([]);
+    expect(rows(db, `SELECT url FROM pages WHERE url LIKE '%hidden%'`)).toEqual([]);
+    // on for every site by the setting
+    expect((await beebot(['config', 'set', 'sitemaps', 'yes'], { db })).code).toBe(0);
+    expect((await crawl(db, '--max-level', '1')).code).toBe(0);
+    expect(rows<{ status: string }>(db, `SELECT status FROM pages WHERE url LIKE '%plain.test%hidden.html'`)).toEqual([{ status: 'done' }]);
+    }));
+});
+
+describe('include and exclude', () => {
+  it('hold the URLs they leave out (status excluded, never fetched), pages and sitemaps alike', () =>
+    inTempDb(async (db, dir) => {
+    const add = await beebot(['seeds', 'add', u('pat.test'), '--include', '/news/*', '--include', 're:/$', '--exclude', '*/print/*', '--sitemaps', 'yes'], { db });
+    expect(add.code, add.stderr).toBe(0);
+    const bad = await beebot(['seeds', 'add', u('pat2.test'), '--exclude', 're:(['], { db });
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("bad pattern 're:(['")]);
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ url: string; status: string; note: string | null }>(db, 'SELECT url, status, note FROM pages ORDER BY id')
+      .map((p) => [new URL(p.url).pathname + new URL(p.url).search, p.status, p.note]);
+    expect(pages).toEqual([
+      ['/', 'done', null],
+      ['/news/1.html', 'done', null],
+      ['/news/print/1.html', 'excluded', 'excluded by */print/*'],
+      ['/shop/cart.html', 'excluded', 'not included'],
+      ['/news/2.html?id=7', 'done', null],
+      ['/shop/s.html', 'excluded', 'not included'],
+      ['/news/3.html', 'done', null],
+    ]);
+    expect(server.requests.filter((q) => q.startsWith('pat.test/shop') || q.includes('print'))).toEqual([]);
+    }));
+});
+
+describe("params set <site> '*'", () => {
+  it('rules a parameter on every path of the site', () =>
+    inTempDb(async (db, dir) => {
+    expect((await beebot(['seeds', 'add', u('par.test'), '--short', 'par'], { db })).code).toBe(0);
+    const set = await beebot(['params', 'set', 'par', '*', 'utm_source', 'dropped'], { db });
+    expect(set.code, set.stderr).toBe(0);
+    expect((await beebot(['params', 'test', u('par.test', '/x?utm_source=q&k=1')], { db })).stdout.trim()).toBe(`http://par.test:${port}/x?k=1`);
+    expect((await crawl(db)).code).toBe(0);
+    expect(rows<{ key: string }>(db, 'SELECT key FROM pages ORDER BY id').map((p) => p.key.replace(`:${port}`, ''))).toEqual([
+      'http://par.test/', 'http://par.test/a?id=1', 'http://par.test/b',
+    ]);
+    }));
+});
+
+describe('on PostgreSQL', () => {
+  let cluster: PgCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  }, 120_000);
+  afterAll(() => cluster?.stop());
+
+  it('prefix sites and sitemaps store what they store on SQLite', async () => {
+    const db = await createDatabase(cluster!);
+    for (const args of [[u('uni.test', '/dept/'), '--scope', 'prefix'], [u('uni.test', '/dept/lab/'), '--scope', 'prefix'], [u('sm.test'), '--sitemaps', 'yes']]) {
+      const r = await beebot(['seeds', 'add', ...args], { db });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const r = await crawl(db, '--max-level', '1');
+    expect(r.code, r.stderr).toBe(0);
+    const pages = rows<{ site_id: string | number; url: string; level: string | number; sitemap: string | null }>(db, 'SELECT site_id, url, level, sitemap FROM pages')
+      .map((p) => `${p.site_id} ${new URL(p.url).host.replace(/:\d+$/, '')}${new URL(p.url).pathname} ${p.level} ${p.sitemap ? new URL(p.sitemap).pathname : '-'}`)
+      .sort((a, b) => (a.slice(2) < b.slice(2) ? -1 : 1));
+    expect(pages).toEqual([
+      '3 sm.test/ 0 -', '3 sm.test/deep.html 2 -', '3 sm.test/linked.html 1 /maps/a.xml', '3 sm.test/only-a.html 1 /maps/a.xml',
+      '3 sm.test/only-b.html 1 /maps/b.xml.gz', '3 sm.test/only-root.html 1 /sitemap.xml',
+      '1 uni.test/dept/ 0 -', '1 uni.test/dept/a.html 1 -', '1 uni.test/dept/b.html 2 -', '2 uni.test/dept/lab/ 0 -', '2 uni.test/dept/lab/l1.html 1 -',
+    ]);
+  }, 120_000);
+});
