@@ -103,6 +103,11 @@ export function crawlCommand(): Command {
           }
           process.stdout.write(formatSummary(summary));
           if (summary.reason === 'interrupted') process.exitCode = 130;
+          else if (summary.reached === 0 && summary.failedForNow > 0) {
+            // Not an error of the data: everything is kept for the next run. But nothing was crawled, and scripts must see it.
+            process.stderr.write(`beebot: nothing could be reached in this run (${summary.failedForNow} attempts failed for now, last: ${summary.lastFailure}); the frontier is kept: run beebot crawl again later\n`);
+            process.exitCode = 1;
+          }
         });
       } finally {
         release();
@@ -171,15 +176,18 @@ export function parseResolve(values: string[]): Map<string, string> {
 }
 
 export function formatSummary(s: CrawlSummary): string {
-  const why = { budget: 'budget reached', exhausted: 'every site exhausted', interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
+  const left = s.reason === 'exhausted' && s.stopped.length > 0;
+  const why = { budget: 'budget reached', exhausted: left ? 'nothing left for this run' : 'every site exhausted', interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
   const rate = s.seconds > 0 ? (s.pulls / s.seconds).toFixed(1) : '0';
   return [
     `stopped: ${why}`,
+    ...s.stopped.map((x) => `  site ${x.site}: ${x.why}`),
     `this run: ${s.pulls} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s; reward: ${s.mode}`,
     `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, URL) pairs: ${s.rewards.pairs}`,
     `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
     `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
     `politeness lower bound: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
+    ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${s.failedForNow} attempts this run; ${s.waiting} pages wait to be retried (kept in the frontier)`] : []),
     '',
   ].join('\n');
 }

@@ -27,7 +27,7 @@
  * - SQLite-only migration steps (the data rewrites of older databases) have no counterpart: a
  *   PostgreSQL database starts at the current layout.
  */
-export const PG_SCHEMA_VERSION = 12;
+export const PG_SCHEMA_VERSION = 13;
 
 export const pgSchema: readonly string[] = [
   `CREATE TABLE settings (
@@ -46,7 +46,9 @@ export const pgSchema: readonly string[] = [
     reward_sum  BIGINT NOT NULL DEFAULT 0,
     reward_max  BIGINT NOT NULL DEFAULT 0,
     deepest     BIGINT,
-    added_at    TEXT NOT NULL
+    added_at    TEXT NOT NULL,
+    failures    BIGINT NOT NULL DEFAULT 0,
+    unavailable_at BIGINT
   )`,
 
   // rebuilt by SQLite migration 4 (fingerprints), widened by 6, 7, 9 and 11
@@ -77,12 +79,16 @@ export const pgSchema: readonly string[] = [
     bytes       BIGINT,
     fetched_at  TEXT,
     gone_at     TEXT,
-    scent       DOUBLE PRECISION
+    scent       DOUBLE PRECISION,
+    attempts    BIGINT NOT NULL DEFAULT 0,
+    first_failed_at BIGINT,
+    retry_at    BIGINT
   )`,
   `CREATE INDEX pages_seen ON pages (site_id, dir, fp, level)`,
   `CREATE INDEX pages_frontier ON pages (site_id, status, level, id)`,
   `CREATE INDEX pages_query ON pages (site_id, key) WHERE strpos(key, '?') > 0`,
   `CREATE INDEX pages_best ON pages (site_id, priority DESC, level, id) WHERE status = 'queued' AND priority IS NOT NULL`,
+  `CREATE INDEX pages_retry ON pages (site_id, retry_at) WHERE retry_at IS NOT NULL`,
 
   `CREATE TABLE fetches (
     seq              BIGSERIAL PRIMARY KEY,
