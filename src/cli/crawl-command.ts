@@ -177,7 +177,7 @@ export function parseResolve(values: string[]): Map<string, string> {
 
 export function formatSummary(s: CrawlSummary): string {
   const left = s.reason === 'exhausted' && s.stopped.length > 0;
-  const why = { budget: 'budget reached', exhausted: left ? 'nothing left for this run' : 'every site exhausted', interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
+  const why = { budget: 'budget reached', exhausted: left ? 'every site exhausted for this run' : 'every site exhausted', interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
   const rate = s.seconds > 0 ? (s.pulls / s.seconds).toFixed(1) : '0';
   return [
     `stopped: ${why}`,

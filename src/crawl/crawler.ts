@@ -150,6 +150,8 @@ class CrawlRun {
   private reached = 0;
   private failedForNow = 0;
   private lastFailure: string | null = null;
+  /** page id → its attempts that failed for now in this run */
+  private tries = new Map<number, number>();
   /** site id → why it is paused for the rest of the run */
   private paused = new Map<number, string>();
   private pagesPerHost = new Map<string, number>();
@@ -296,7 +298,11 @@ class CrawlRun {
     const failures = siteFailures(site.failures, true, (page.attempts ?? 0) > 0);
     const hostState = coordinator.gate.state(host);
     const now = Date.now();
-    const wait = backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff']);
+    // The host's back-off (a Retry-After at least); after retry-attempts tries in this run the page
+    // waits retry-span (the run waits for that only when it is short), or the next run.
+    const tries = (this.tries.get(page.id) ?? 0) + 1;
+    this.tries.set(page.id, tries);
+    const wait = tries >= s['retry-attempts'] ? s['retry-span'] : backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff']);
     const d = afterFailure({ attempts: page.attempts ?? 0, firstFailedAt: page.firstFailedAt ?? null }, now, { attempts: s['retry-attempts'], spanMs: s['retry-span'] }, wait);
     site.failures = failures;
     if (failures >= s['give-up-after']) this.pause(site, `paused for this run: ${failures} pages in a row failed on ${host} (last: ${why})`);
