@@ -312,3 +312,18 @@ export const pgSchema: readonly string[] = [
   )`,
   `CREATE INDEX watch_checks_hub ON watch_checks (hub_id, seq)`,
 ];
+
+/**
+ * The steps that bring a PostgreSQL store of an older layout to this one, by the version they
+ * start from (the SQLite migration of the same change beside each): an older store opens.
+ */
+export const pgUpgrades: Readonly<Record<number, readonly string[]>> = {
+  12: [
+    'ALTER TABLE pages ADD COLUMN attempts BIGINT NOT NULL DEFAULT 0',
+    'ALTER TABLE pages ADD COLUMN first_failed_at BIGINT',
+    'ALTER TABLE pages ADD COLUMN retry_at BIGINT',
+    'CREATE INDEX pages_retry ON pages (site_id, retry_at) WHERE retry_at IS NOT NULL',
+    'ALTER TABLE sites ADD COLUMN failures BIGINT NOT NULL DEFAULT 0',
+    'ALTER TABLE sites ADD COLUMN unavailable_at BIGINT',
+  ],
+};
