@@ -1,16 +1,15 @@
 // A failure that may pass (network, DNS, timeout, 5xx, 429, robots.txt unreadable) is "not now",
 // never "never": the real CLI crawls real loopback servers that go away and come back, and after a
 // rerun with everything back the store equals that of one uninterrupted crawl.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenLoopback } from '../fixtures/listen.js';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureFacts, fixtureSeeds } from '../fixtures/web.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 import { crawlTables } from './helpers/crawl-tables.js';
+import { serveCounting } from './helpers/counting-site.js';
 import { rows } from './helpers/read-db.js';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -122,30 +121,7 @@ describe('the fixture web going away during a crawl and coming back', () => {
   }, 120_000);
 });
 
-/** A loopback site answering `route(path, req, res)`; counts hits; close() ends every socket. */
-async function site(route: (path: string, req: IncomingMessage, res: ServerResponse) => void) {
-  const hits = new Map<string, number>();
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    hits.set(path, (hits.get(path) ?? 0) + 1);
-    route(path, req, res);
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.once('close', () => sockets.delete(s));
-  });
-  const port = await listenLoopback(server);
-  return {
-    port,
-    hits: (p: string) => hits.get(p) ?? 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-  };
-}
+const site = (route: (path: string, req: IncomingMessage, res: ServerResponse) => void) => serveCounting((path, res, _every, req) => route(path, req, res));
 
 const page = (res: ServerResponse, body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
 /** A small site: / → /a, /b; /a → /c; external and bad links on the way. */
