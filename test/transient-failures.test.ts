@@ -79,12 +79,12 @@ describe('the fixture web going away during a crawl and coming back', () => {
     for (let i = 0; i < resolve.length; i += 2) if (!/^(www\.)?thin\.test:/.test(resolve[i + 1]!)) noThin.push(resolve[i]!, resolve[i + 1]!);
     const dns = await beebot(['crawl', '--delay', '0', '--concurrency', '4', '--budget', 'none', ...noThin], { db });
     noTrace(dns);
-    expect(dns.code, dns.stderr).toBe(0); // the other sites were reached
-    expect(dns.stdout).toMatch(/site TSU|site http:\/\/thin\.test/);
     const denied = rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE status = 'robots-denied'")[0]!.n;
     expect(denied).toBe(0);
     const thinQueued = rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE site_id = 1 AND status = 'queued'")[0]!.n;
     expect(thinQueued).toBeGreaterThan(0);
+    expect(dns.code, dns.stderr).toBe(0); // the other sites were reached
+    expect(dns.stdout).toMatch(/site TSU|site http:\/\/thin\.test/);
     const back = await crawl(db);
     expect(back.code, back.stderr).toBe(0);
     expect(crawlTables(db)).toEqual(baseline);
@@ -103,6 +103,7 @@ describe('the fixture web going away during a crawl and coming back', () => {
       await restart();
     }
     noTrace(out);
+    expect(rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE status = 'queued'")[0]!.n, 'the frontier is kept').toBe(queued);
     expect(out.code).toBe(1);
     const lines = out.stderr.split('\n').filter((l) => l.startsWith('beebot:'));
     expect(lines).toHaveLength(1);
@@ -152,10 +153,10 @@ describe('robots.txt unreachable', () => {
     try {
       const db = join(tmp.dir, 'robots.db');
       const first = await crawlSite(db, 'robots.test', s.port);
-      expect(first.code).toBe(1); // nothing could be reached
-      expect(first.stdout).toMatch(/site http:\/\/robots\.test:\d+\/: not available in this run: .*robots\.txt HTTP 503/);
       expect(s.hits('/')).toBe(0);
       expect(statuses(db)).toEqual({ '/': 'queued' });
+      expect(first.code).toBe(1); // nothing could be reached
+      expect(first.stdout).toMatch(/site http:\/\/robots\.test:\d+\/: not available in this run: .*robots\.txt HTTP 503/);
       down = false;
       const second = await crawlSite(db, 'robots.test', s.port, {}, false);
       expect(second.code, second.stderr).toBe(0);
