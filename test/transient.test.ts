@@ -1,6 +1,6 @@
 // The transient-failure rule (pure): which outcome is "not now", the back-off, when a page becomes a permanent error.
 import { describe, expect, it } from 'vitest';
-import { afterFailure, backoffMs, isTransient, siteFailures, waitsInRun } from '../src/crawl/transient.js';
+import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from '../src/crawl/transient.js';
 
 const error = (error: string | null, httpStatus: number | null = null) => ({ status: 'error', httpStatus, error });
 
@@ -88,5 +88,12 @@ describe('waitsInRun', () => {
     expect(waitsInRun(500, 60_000)).toBe(true);
     expect(waitsInRun(60_000, 60_000)).toBe(false);
     expect(waitsInRun(600_000, 60_000)).toBe(false);
+  });
+});
+
+describe('retryWaitMs', () => {
+  it("waits the host's back-off for the first tries of a run, then retry-span", () => {
+    const rule = { attempts: 3, spanMs: 600_000 };
+    expect([1, 2, 3, 4].map((t) => retryWaitMs(t, rule, 500))).toEqual([500, 500, 600_000, 600_000]);
   });
 });

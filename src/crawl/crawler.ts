@@ -21,7 +21,7 @@ import { PageChoice, type SiteCounts } from './page-choice.js';
 import { PageReader } from './page-reader.js';
 import { failed, startPageProblem } from './pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
-import { afterFailure, backoffMs, isTransient, siteFailures, waitsInRun } from './transient.js';
+import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from './transient.js';
 
 export type { SiteCounts } from './page-choice.js';
 
@@ -286,8 +286,8 @@ class CrawlRun {
   /**
    * A pull that failed for now (crawl/transient.ts): the page stays queued, asked again after its
    * host's back-off (or a Retry-After), until it has failed retry-attempts times over retry-span;
-   * then it is stored as a permanent error (returns false: the caller commits it). A start page that must wait past this run's
-   * horizon makes its site Not Available in this run; the next run tries it again. Give-up-after
+   * then it is a permanent error (false: the caller commits it). A start page that waits past
+   * this run makes its site Not Available in this run; the next run tries it again. Give-up-after
    * pages in a row failing on the site's host (each page once) pause the site for the run.
    */
   private keepForLater(page: FrontierPage, site: Site, host: string, result: PullResult): boolean {
@@ -298,12 +298,12 @@ class CrawlRun {
     const failures = siteFailures(site.failures, true, (page.attempts ?? 0) > 0);
     const hostState = coordinator.gate.state(host);
     const now = Date.now();
-    // The host's back-off (a Retry-After at least); after retry-attempts tries in this run the page
-    // waits retry-span (the run waits for that only when it is short), or the next run.
+    const rule = { attempts: s['retry-attempts'], spanMs: s['retry-span'] };
     const tries = (this.tries.get(page.id) ?? 0) + 1;
     this.tries.set(page.id, tries);
-    const wait = tries >= s['retry-attempts'] ? s['retry-span'] : backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff']);
-    const d = afterFailure({ attempts: page.attempts ?? 0, firstFailedAt: page.firstFailedAt ?? null }, now, { attempts: s['retry-attempts'], spanMs: s['retry-span'] }, wait);
+    // the host's back-off, a Retry-After (the gate's pause) at least
+    const wait = retryWaitMs(tries, rule, backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff']));
+    const d = afterFailure({ attempts: page.attempts ?? 0, firstFailedAt: page.firstFailedAt ?? null }, now, rule, wait);
     site.failures = failures;
     if (failures >= s['give-up-after']) this.pause(site, `paused for this run: ${failures} pages in a row failed on ${host} (last: ${why})`);
     if (d.kind === 'permanent') {
@@ -332,7 +332,7 @@ class CrawlRun {
     const stopped: CrawlSummary['stopped'] = [];
     for (const x of state.sites.values()) {
       const name = x.short ?? x.url;
-      const why = this.paused.get(x.id) ?? (x.unavailable !== null ? `not available in this run: ${x.unavailable}` : null);
+      const why = this.paused.get(x.id) ?? (x.unavailable === null ? null : NOT_NOW.test(x.unavailable) ? `not available in this run: ${x.unavailable}` : `not available: ${x.unavailable} (beebot seeds retry tries it again)`);
       if (why) stopped.push({ site: name, why });
       else if (waiting.bySite.has(x.id)) stopped.push({ site: name, why: `${waiting.bySite.get(x.id)} pages failed for now, retried in the next run` });
     }
@@ -347,6 +347,9 @@ class CrawlRun {
     };
   }
 }
+
+/** A Not Available reason of this run only (keepForLater's): the next crawl tries the site again. */
+const NOT_NOW = /^start page failed for now /;
 
 /** The wall time politeness alone forces: no crawl of these pages can be faster. */
 function politenessBound(pagesPerHost: Map<string, number>, gate: HostGate, workers: number) {
