@@ -87,8 +87,9 @@ function matches(expectName: string, o: NonNullable<ReturnType<typeof outcome>>)
     case 'robots-disallowed':
       return o.status === 'robots-denied';
     default: {
-      // A network failure on robots.txt blocks its origin (never fail open): same reason, recorded on the page.
-      if (o.status === 'robots-denied' && (o.note ?? '').includes(`(${expectName})`)) return true;
+      // A network failure on robots.txt blocks its origin (never fail open): same reason, recorded
+      // on the page as its error (failures are permanent at once here, see the settings above).
+      if (o.status === 'error' && (o.error ?? '').startsWith(`robots.txt unreachable (${expectName})`)) return true;
       const http = /^http-(\d+)$/.exec(expectName);
       if (http) return o.status === 'error' && o.http === Number(http[1]);
       return o.status === 'error' && (o.error ?? '').startsWith(expectName);

@@ -84,9 +84,10 @@ describe('siteFailures', () => {
 });
 
 describe('waitsInRun', () => {
-  it('waits while the pause is below the back-off cap', () => {
+  it("waits for a host's pause, up to the back-off cap, not for a page's retry-span beyond it", () => {
     expect(waitsInRun(500, 60_000)).toBe(true);
-    expect(waitsInRun(60_000, 60_000)).toBe(false);
+    expect(waitsInRun(60_000, 60_000)).toBe(true);
+    expect(waitsInRun(60_001, 60_000)).toBe(false);
     expect(waitsInRun(600_000, 60_000)).toBe(false);
   });
 });

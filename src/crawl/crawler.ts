@@ -238,8 +238,9 @@ class CrawlRun {
     let forNow: boolean;
     if (robots.kind === 'wait') {
       // robots.txt unreadable: disallowed for now (RFC 9309), never denied. The site waits until
-      // the file is asked for again; the page failed for now like any page whose host failed.
-      this.choice.hold(site.id, robots.until);
+      // the file is asked for again (another origin's file holds only its pages); the page failed
+      // for now like any page whose host failed.
+      if (new URL(page.url).origin === new URL(site.url).origin) this.choice.hold(site.id, robots.until);
       result = failed(page, robots.reason);
       forNow = true;
     } else {

@@ -80,11 +80,11 @@ export function retryWaitMs(triesInRun: number, rule: RetryRule, backoff: number
 }
 
 /**
- * Whether a run waits for something `waitMs` away (a page's retry, a robots.txt asked again): only
- * while the host's pause has not grown to its cap, `maxBackoffMs`; past it a later run asks.
+ * Whether a run waits for something `waitMs` away (a page's retry, a robots.txt asked again): for
+ * a host's pause (at most `maxBackoffMs`), not for a page that waits out its retry-span.
  */
 export function waitsInRun(waitMs: number, maxBackoffMs: number): boolean {
-  return waitMs < maxBackoffMs;
+  return waitMs <= maxBackoffMs;
 }
 
 /**
