@@ -68,7 +68,10 @@ describe('the fixture web going away during a crawl and coming back', () => {
     const baseErrors = baseline.pages.filter((p) => p.endsWith(',"error"]')).length;
     expect(failed, 'a page that failed for a moment was stored as a permanent error').toBeLessThanOrEqual(baseErrors);
     const again = await crawl(db);
-    expect(again.code, again.stderr).toBe(0);
+    noTrace(again);
+    // 1 when the first run already got everything back: the rerun then meets only the fixture's
+    // own failures (down.test, a reset page), and says nothing could be reached
+    expect([0, 1], again.stderr).toContain(again.code);
     expect(crawlTables(db)).toEqual(baseline);
   };
 
