@@ -4,44 +4,12 @@ import { createServer, request, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repeatWhileOpen } from '../fixtures/hostile.js';
-import { listenLoopback } from '../fixtures/listen.js';
+import { serveCounting, type CountingSite } from './helpers/counting-site.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 import { rows } from './helpers/read-db.js';
 
-interface Site {
-  port: number;
-  hits(path: string): number;
-  close(): Promise<void>;
-}
-
-/** A loopback site: `route` answers each request; hits are counted; close() ends every socket and timer. */
-async function serve(route: (path: string, res: ServerResponse, every: (ms: number, fn: () => void) => void) => void): Promise<Site> {
-  const hits = new Map<string, number>();
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    hits.set(path, (hits.get(path) ?? 0) + 1);
-    const every = repeatWhileOpen(res, timers);
-    route(path, res, every);
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.once('close', () => sockets.delete(s));
-  });
-  const port = await listenLoopback(server);
-  return {
-    port,
-    hits: (p) => hits.get(p) ?? 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearInterval(t);
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-  };
-}
+type Site = CountingSite;
+const serve = serveCounting;
 
 const html = (res: ServerResponse, body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
 
@@ -82,7 +50,8 @@ describe('a robots.txt trickled a byte at a time', () => {
 
   it('ends at the page deadline instead of hanging', () => {
     expect(run.signal, `the crawl hung until the watchdog killed it; stderr: ${run.stderr.slice(-500)}`).toBeNull();
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(1); // nothing could be reached in this run
+    expect(run.stderr).toMatch(/^beebot: nothing could be reached in this run/m);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.ms).toBeLessThan(15_000);
   });

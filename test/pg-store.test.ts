@@ -11,7 +11,7 @@ import { fingerprint } from '../src/url/key-hash.js';
 import { PG_SCHEMA_VERSION, pgSchema } from '../src/db/pg/schema.js';
 import { migrations } from '../src/db/migrations.js';
 import { tempDir } from './helpers/cli.js';
-import { postgresBinDir, startPostgres, type PgCluster } from './helpers/postgres.js';
+import { createDatabase, postgresBinDir, startPostgres, type PgCluster } from './helpers/postgres.js';
 
 const tmp = tempDir();
 let cluster: PgCluster | undefined;
@@ -140,6 +140,28 @@ describe('PostgreSQL schema', () => {
 });
 
 describe('PostgreSQL round trip', () => {
+  it('brings a store of layout 12 to this one when opened for writing, and refuses it read-only until then', async () => {
+    const url = await createDatabase(cluster!);
+    openDb(url).close();
+    const old = new pg.Client({ connectionString: url });
+    await old.connect();
+    try {
+      // back to layout 12: without the columns and index the last step added
+      await old.query(`DROP INDEX pages_retry; ALTER TABLE pages DROP COLUMN attempts, DROP COLUMN first_failed_at, DROP COLUMN retry_at;
+        ALTER TABLE sites DROP COLUMN failures, DROP COLUMN unavailable_at; COMMENT ON TABLE settings IS 'beebot schema 12'`);
+      expect(() => openDb(url, { readonly: true })).toThrow(/not a beebot database of this version/);
+      openDb(url).close();
+      const cols = await old.query<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns WHERE table_name IN ('pages', 'sites') AND column_name IN ('attempts', 'first_failed_at', 'retry_at', 'failures', 'unavailable_at') ORDER BY 1`,
+      );
+      expect(cols.rows.map((r) => r.column_name)).toEqual(['attempts', 'failures', 'first_failed_at', 'retry_at', 'unavailable_at']);
+      const mark = await old.query<{ c: string }>(`SELECT obj_description('settings'::regclass, 'pg_class') AS c`);
+      expect(mark.rows[0]!.c).toBe(`beebot schema ${PG_SCHEMA_VERSION}`);
+    } finally {
+      await old.end();
+    }
+  });
+
   it('stores and reads back a site, its pages (64-bit fingerprints) and external links', async () => {
     const key = 'http://uni.example/research/';
     const { dir, fp } = fingerprint(key);

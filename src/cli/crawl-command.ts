@@ -105,6 +105,11 @@ export function crawlCommand(): Command {
           }
           process.stdout.write(formatSummary(summary));
           if (summary.reason === 'interrupted') process.exitCode = 130;
+          else if (summary.reached === 0 && summary.failedForNow > 0) {
+            // Not an error of the data: everything is kept for the next run. But nothing was crawled, and scripts must see it.
+            process.stderr.write(`beebot: nothing could be reached in this run (${summary.failedForNow} attempts failed for now, last: ${summary.lastFailure}); the frontier is kept: run beebot crawl again later\n`);
+            process.exitCode = 1;
+          }
         });
       } finally {
         release();
@@ -175,16 +180,21 @@ export function parseResolve(values: string[]): Map<string, string> {
 
 export function formatSummary(s: CrawlSummary): string {
   // The states' words are status's: a site at max-pages-per-site is 'capped', not 'exhausted'.
-  const left = s.sites.capped > 0 ? `no site has a page left to fetch: ${s.sites.exhausted} exhausted, ${s.sites.capped} capped` : 'every site exhausted';
+  const forNow = s.stopped.length > 0 ? ' for this run' : '';
+  const left = s.sites.capped > 0
+    ? `no site has a page left to fetch${forNow}: ${s.sites.exhausted} exhausted, ${s.sites.capped} capped`
+    : `every site exhausted${forNow}`;
   const why = { budget: 'budget reached', exhausted: left, interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
   const rate = s.seconds > 0 ? (s.pulls / s.seconds).toFixed(1) : '0';
   return [
     `stopped: ${why}`,
+    ...s.stopped.map((x) => `  site ${x.site}: ${x.why}`),
     `this run: ${s.pulls} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s; reward: ${s.mode}`,
     `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, external URL) pairs: ${s.rewards.pairs}`,
     `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
     `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
     `politeness lower bound: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
+    ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${s.failedForNow} attempts this run; ${s.waiting} pages wait to be retried (kept in the frontier)`] : []),
     '',
   ].join('\n');
 }

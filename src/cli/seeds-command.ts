@@ -6,7 +6,7 @@ import { BeebotError, UsageError } from '../errors.js';
 import { parseSeedUrl } from '../url/url.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
-import { deleteSite, findDuplicate, insertSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
+import { deleteSite, findDuplicate, insertSites, listSites, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
 import { scopes, type Scope } from '../url/scope.js';
 import { parseUrlPattern } from '../url/url-pattern.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
@@ -107,6 +107,20 @@ export function seedsCommand(): Command {
         deleteSite(db, site.id);
         process.stdout.write(`removed ${site.id} ${site.url}\n`);
       }, { mustExist: true });
+    });
+  seeds
+    .command('retry [sites...]')
+    .description('try Not Available sites again in the next crawl, whatever their start page answered (by id, URL or short name; none: every one)')
+    .action(async (refs: string[], _opts: unknown, cmd: Command) => {
+      await withDb(cmd, async (db) => {
+        const ids = refs.map((ref) => {
+          const site = resolveSiteRef(db, ref);
+          if (!site) throw new UsageError(`no such site: '${ref}'`);
+          return site.id;
+        });
+        const reopened = reopenSites(db, refs.length ? ids : listSites(db).map((x) => x.id));
+        process.stdout.write(reopened.length ? `${reopened.length} site(s) will be tried again by the next crawl: ${reopened.join(', ')}\n` : 'no Not Available site to retry\n');
+      });
     });
   return seeds;
 }

@@ -12,7 +12,8 @@ import { rescoreQueued } from '../store/priorities.js';
 import type { PullResult } from '../store/pull-record.js';
 import { PullWriter } from '../store/pull-writer.js';
 import type { Settings } from '../store/settings.js';
-import { listSites, recountRewards, type Site } from '../store/sites.js';
+import { dueAgain, waitingPages } from '../store/frontier.js';
+import { listSites, recountRewards, reopenSites, type Site } from '../store/sites.js';
 import type { Clock } from '../time/clock.js';
 import { SoloCoordinator, type Coordinator } from './coordinator.js';
 import { CrawlOrder } from './crawl-order.js';
@@ -20,9 +21,10 @@ import { CrawlState } from './crawl-state.js';
 import type { HostGate } from './host-gate.js';
 import { PageChoice, type SiteCounts, type SiteQueues } from './page-choice.js';
 import { PageReader } from './page-reader.js';
-import { startPageProblem } from './pull-result.js';
+import { failed, startPageProblem } from './pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
 import { HostBusy } from './shared-host-gate.js';
+import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from './transient.js';
 
 export type { SiteCounts } from './page-choice.js';
 
@@ -79,6 +81,15 @@ export interface CrawlSummary {
   busiestHost: { host: string; pages: number; delayMs: number } | null;
   /** the sites by state at the end */
   sites: SiteCounts;
+  /** this run's pulls that reached their server (anything but a failure for now) */
+  reached: number;
+  /** this run's attempts that failed for now (network, timeout, 5xx, 429, robots.txt unreadable), and the last one */
+  failedForNow: number;
+  lastFailure: string | null;
+  /** queued pages that failed for now and wait for a later run */
+  waiting: number;
+  /** why each site that did not run to its end stopped */
+  stopped: { site: string; why: string }[];
 }
 
 /**
@@ -90,6 +101,10 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const started = Date.now();
   const s = o.settings;
   keepReconnecting(db, s['db-reconnect']);
+  // A new run: pages that failed for now are due again, and sites Not Available only for the last
+  // run (their start page failed for now) are tried again; `seeds retry` reopens any.
+  dueAgain(db);
+  reopenSites(db, null);
   // The sites' reward sums follow the mode in force (a database may change it between runs).
   recountRewards(db, s.reward);
   // A focused crawl scores every page against the topic, whatever the order (bfs too: its harvest rate is measured).
@@ -118,6 +133,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   coordinator.start();
   const queues: SiteQueues = {
     nextPage: (id, maxLevel) => coordinator.frontier.nextPage(id, maxLevel),
+    soonestRetry: (id, maxLevel) => coordinator.frontier.soonestRetry(id, maxLevel),
     rescore: (id, prioritize, onlyUnscored) => rescoreQueued(db, id, prioritize, onlyUnscored),
     skip: (page, status, why) => writer.skip(page, status, why),
   };
@@ -134,7 +150,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     await reader.close();
   }
   coordinator.finish();
-  return run.summary(started);
+  return run.summary(started, waitingPages(db));
 }
 
 /** The workers' loop and one pull, with this run's counters. */
@@ -144,6 +160,13 @@ class CrawlRun {
   private rewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
   private newUrls = 0;
   private newHosts = 0;
+  private reached = 0;
+  private failedForNow = 0;
+  private lastFailure: string | null = null;
+  /** page id → its attempts that failed for now in this run */
+  private tries = new Map<number, number>();
+  /** site id → why it is paused for the rest of the run */
+  private paused = new Map<number, string>();
   private pagesPerHost = new Map<string, number>();
   private waiters: (() => void)[] = [];
   private s: Settings;
@@ -217,19 +240,41 @@ class CrawlRun {
     const { o, s, state, coordinator, writer } = this;
     const site = state.sites.get(page.siteId)!;
     const host = new URL(page.url).host;
-    if (!(await this.robotsAllow(page, site))) return false;
-    // robots.txt may have waited for its host: the page's whole time counts from here.
-    if (!coordinator.holds(page)) return false;
-    const read = await this.reader.read(page, o.signal);
-    if (read === 'abandoned') return false;
-    if (read.timedOut) coordinator.gate.failed(host);
-    const result = read.result;
-    result.ms = read.ms;
-    if (page.level === 0 && result.unavailable === null) result.unavailable = startPageProblem(result);
-    const hostState = coordinator.gate.state(host);
-    if (result.unavailable === null && hostState.failures >= s['give-up-after']) {
-      result.unavailable = `gave up: ${hostState.failures} failures in a row on ${host} (last: ${result.error})`;
+    const robots = await this.reader.robots(page.url, o.signal);
+    if (robots === 'aborted') return false;
+    if (robots.kind === 'deny') {
+      writer.skip(page, 'robots-denied', robots.reason);
+      this.choice.forget(site.id);
+      return false;
     }
+    let result: PullResult;
+    let forNow: boolean;
+    if (robots.kind === 'wait') {
+      // robots.txt unreadable: disallowed for now (RFC 9309), never denied. The site waits until
+      // the file is asked for again (another origin's file holds only its pages); the page failed
+      // for now like any page whose host failed.
+      if (new URL(page.url).origin === new URL(site.url).origin) this.choice.hold(site.id, robots.until);
+      result = failed(page, robots.reason);
+      forNow = true;
+    } else {
+      // robots.txt may have waited for its host: the page's whole time counts from here.
+      if (!coordinator.holds(page)) return false;
+      const read = await this.reader.read(page, o.signal);
+      if (read === 'abandoned') return false;
+      if (read.timedOut) coordinator.gate.failed(host);
+      result = read.result;
+      result.ms = read.ms;
+      forNow = isTransient(result);
+    }
+    const hostState = coordinator.gate.state(host);
+    if (forNow) {
+      if (this.keepForLater(page, site, host, result)) return false;
+    } else {
+      this.reached++;
+      site.failures = 0;
+      result.siteFailures = 0;
+    }
+    if (page.level === 0 && result.unavailable === null) result.unavailable = startPageProblem(result);
     // A worker stalled past its lease has lost the page to another, which stores it.
     if (!coordinator.holds(page)) return false;
     const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
@@ -286,28 +331,58 @@ class CrawlRun {
   }
 
   /**
-   * robots.txt's word on a page. Disallowed: stored as robots-denied, never fetched. Unreadable
-   * (5xx, network error): never fail open — the page is skipped the same way, and the origin's
-   * file is asked for again after its retry time; when that happens to a site's start page the
-   * site is Not Available, as with any start page that can't be fetched.
+   * A pull that failed for now (crawl/transient.ts): the page stays queued, asked again after its
+   * host's back-off (or a Retry-After), until it has failed retry-attempts times over retry-span;
+   * then it is a permanent error (false: the caller commits it). A start page that waits past
+   * this run makes its site Not Available in this run; the next run tries it again. Give-up-after
+   * pages in a row failing on the site's host (each page once) pause the site for the run.
    */
-  private async robotsAllow(page: FrontierPage, site: Site): Promise<boolean> {
-    const v = await this.reader.robots(page.url, this.o.signal);
-    if (v === 'aborted') return false;
-    if (v.kind === 'allow') return true;
-    if (v.kind === 'wait' && page.level === 0) {
-      site.unavailable = v.reason;
-      this.writer.giveUp(site.id, v.reason);
-    } else {
-      this.writer.skip(page, 'robots-denied', v.reason);
+  private keepForLater(page: FrontierPage, site: Site, host: string, result: PullResult): boolean {
+    const { s, coordinator, writer } = this;
+    const why = result.error ?? `HTTP ${result.httpStatus}`;
+    this.failedForNow++;
+    this.lastFailure = `${page.url}: ${why}`;
+    const failures = siteFailures(site.failures, true, (page.attempts ?? 0) > 0);
+    const hostState = coordinator.gate.state(host);
+    const now = Date.now();
+    const rule = { attempts: s['retry-attempts'], spanMs: s['retry-span'] };
+    const tries = (this.tries.get(page.id) ?? 0) + 1;
+    this.tries.set(page.id, tries);
+    // the host's back-off, a Retry-After (the gate's pause) at least
+    const wait = retryWaitMs(tries, rule, backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff']));
+    const d = afterFailure({ attempts: page.attempts ?? 0, firstFailedAt: page.firstFailedAt ?? null }, now, rule, wait);
+    site.failures = failures;
+    if (failures >= s['give-up-after']) this.pause(site, `paused for this run: ${failures} pages in a row failed on ${host} (last: ${why})`);
+    if (d.kind === 'permanent') {
+      result.siteFailures = failures;
+      return false;
+    }
+    if (!coordinator.holds(page)) return true;
+    writer.defer(page, d, failures);
+    if (page.level === 0 && !waitsInRun(d.retryAt - now, s['max-backoff'])) {
+      site.unavailable = `start page failed for now (${d.attempts} attempts, last: ${why}); tried again by the next crawl`;
+      writer.giveUp(site.id, site.unavailable);
     }
     this.choice.forget(site.id);
-    return false;
+    return true;
+  }
+
+  /** The site's host keeps failing: nothing more of it in this run (its frontier stays for the next). */
+  private pause(site: Site, why: string): void {
+    this.paused.set(site.id, why);
+    this.choice.hold(site.id, Infinity);
   }
 
   /** Called after the coordinator's finish: the totals are the whole crawl's. */
-  summary(started: number): CrawlSummary {
+  summary(started: number, waiting: { total: number; bySite: Map<number, number> }): CrawlSummary {
     const { o, s, state, writer } = this;
+    const stopped: CrawlSummary['stopped'] = [];
+    for (const x of state.sites.values()) {
+      const name = x.short ?? x.url;
+      const why = this.paused.get(x.id) ?? (x.unavailable === null ? null : NOT_NOW.test(x.unavailable) ? `not available in this run: ${x.unavailable}` : `not available: ${x.unavailable} (beebot seeds retry tries it again)`);
+      if (why) stopped.push({ site: name, why });
+      else if (waiting.bySite.has(x.id)) stopped.push({ site: name, why: `${waiting.bySite.get(x.id)} pages failed for now, retried in the next run` });
+    }
     let reason = this.reason;
     if (o.signal.aborted) reason = 'interrupted';
     else if (s.budget !== null && state.totalPulls >= s.budget) reason = 'budget';
@@ -315,9 +390,13 @@ class CrawlRun {
       reason, pulls: this.pulls, rewards: this.rewards, newUrls: this.newUrls, newHosts: this.newHosts,
       distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, mode: s.reward, totalPulls: state.totalPulls, budget: s.budget,
       seconds: (Date.now() - started) / 1000, sites: this.siteCounts(), ...politenessBound(this.pagesPerHost, this.coordinator.gate, s.concurrency),
+      reached: this.reached, failedForNow: this.failedForNow, lastFailure: this.lastFailure, waiting: waiting.total, stopped,
     };
   }
 }
+
+/** A Not Available reason of this run only (keepForLater's): the next crawl tries the site again. */
+const NOT_NOW = /^start page failed for now /;
 
 /** The wall time politeness alone forces: no crawl of these pages can be faster. */
 function politenessBound(pagesPerHost: Map<string, number>, gate: HostGate, workers: number) {

@@ -49,8 +49,10 @@ export function conditionalHeaders(v: Validators | undefined): Record<string, st
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // Worth another try: the server or the path to it may recover. Never DNS failures (the name
-// won't appear in a second) nor 4xx other than 408 and 429 (the answer won't change).
-const RETRYABLE = new Set(['reset', 'connect-timeout', 'headers-timeout', 'body-timeout', 'network', 'refused', 'length-mismatch', 'bad-response']);
+// won't appear in a second) nor 4xx other than 408 and 429 (the answer won't change). A
+// malformed answer (bad-response, length-mismatch) is the page's own error, not its host's: not
+// repeated, and the host does not back off for it (a healthy site is never given up for it).
+const RETRYABLE = new Set(['reset', 'connect-timeout', 'headers-timeout', 'body-timeout', 'network', 'refused']);
 const RETRY_STATUS = (s: number) => s >= 500 || s === 408 || s === 429;
 
 /** Fetch a page, following redirects ourselves so every hop is recorded and off-site ones stop. */
@@ -85,7 +87,11 @@ export async function fetchPage(url: string, ctx: FetchContext): Promise<PageFet
   }
 }
 
-/** One request with at most ctx.retries repeats; the host backs off after each failure. */
+/**
+ * One request with at most ctx.retries repeats, the host's delay apart. The host backs off once
+ * the request failed for good (crawl/transient.ts grows the pause per failed attempt, not per
+ * repeat: a failing server is asked again later, in this run or the next, not hammered now).
+ */
 async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch, headers: Record<string, string>): Promise<HttpResponse> {
   const host = new URL(url).host;
   for (let attempt = 0; ; attempt++) {
@@ -97,9 +103,12 @@ async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch, head
         return httpGet(ctx.dispatcher, url, ctx.http, ctx.signal, 'page', ctx.http.maxBytes, headers);
       });
     } catch (err) {
-      const transient = err instanceof FetchError && RETRYABLE.has(err.reason);
-      if (transient || (err instanceof FetchError && err.reason === 'dns')) ctx.gate.failed(host);
-      if (!transient || last) throw err;
+      const reason = err instanceof FetchError ? err.reason : null;
+      const transient = reason !== null && RETRYABLE.has(reason);
+      if (!transient || last) {
+        if (transient || reason === 'dns' || reason === 'unreachable') ctx.gate.failed(host);
+        throw err;
+      }
       out.retries++;
       continue;
     }
@@ -107,10 +116,12 @@ async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch, head
       ctx.gate.succeeded(host);
       return res;
     }
-    ctx.gate.failed(host);
     // The server says when to come back: hold the whole host until then (capped by the gate).
     if (res.retryAfterMs !== null) ctx.gate.pause(host, res.retryAfterMs);
-    if (last) return res;
+    if (last) {
+      ctx.gate.failed(host);
+      return res;
+    }
     out.retries++;
   }
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffMs } from './transient.js';
 
 export interface GateOptions {
   /** ms between the end of one request and the start of the next, per host. */
@@ -44,12 +45,13 @@ export class HostGate {
     this.nextAt.set(host, Math.max(this.nextAt.get(host) ?? 0, until));
   }
 
-  /** A request to host failed (network error, 5xx, 429): back off 2^n times the delay. */
+  /** A request to host failed (network error, 5xx, 429): back off 2^n times the delay. Returns the pause, ms. */
   failed(host: string): number {
     const n = (this.failures.get(host) ?? 0) + 1;
     this.failures.set(host, n);
-    this.pause(host, Math.max(this.delayOf(host), 250) * 2 ** Math.min(n, 16));
-    return n;
+    const ms = backoffMs(n, this.delayOf(host), null, this.o.maxBackoffMs);
+    this.pause(host, ms);
+    return ms;
   }
 
   succeeded(host: string): void {

@@ -5,6 +5,7 @@ import type { Prioritize } from '../store/priorities.js';
 import type { Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
 import type { CrawlState } from './crawl-state.js';
+import { waitsInRun } from './transient.js';
 
 export interface SiteCounts {
   /** pages left (or in flight) */
@@ -23,6 +24,8 @@ export interface SiteCounts {
 export interface SiteQueues {
   /** the site's next page up to maxLevel (the frontier's order), or undefined */
   nextPage(siteId: number, maxLevel: number): FrontierPage | undefined;
+  /** when the site's soonest page that failed for now may be asked again (epoch ms), or null */
+  soonestRetry(siteId: number, maxLevel: number): number | null;
   /** score the site's queued pages again (onlyUnscored: those without a priority alone) */
   rescore(siteId: number, prioritize: Prioritize, onlyUnscored?: boolean): void;
   /** a queued page that will not be fetched */
@@ -36,6 +39,10 @@ export interface SiteQueues {
  */
 export class PageChoice {
   private next = new Map<number, FrontierPage | undefined>();
+  /** site id → when its soonest page that failed for now is due (epoch ms; null: none), asked when it has no page due */
+  private retries = new Map<number, number | null>();
+  /** site id → not picked before this time (epoch ms): its robots.txt could not be read; Infinity: paused for the run */
+  private held = new Map<number, number>();
   private rescored = new Map<number, number>(); // site id → its pull count at the last re-scoring
 
   /**
@@ -62,6 +69,8 @@ export class PageChoice {
 
   /** The site's next page (undefined: none left up to max-level), asked once until forgotten. */
   pageFor(id: number): FrontierPage | undefined {
+    const due = this.retries.get(id);
+    if (due != null && due <= Date.now()) this.forget(id); // a page that failed for now may be asked again
     if (!this.next.has(id)) {
       const order = this.state.order;
       const pulls = this.state.sites.get(id)!.pulls;
@@ -90,10 +99,41 @@ export class PageChoice {
   /** The site's next page may have changed: ask the frontier again. */
   forget(id: number): void {
     this.next.delete(id);
+    this.retries.delete(id);
   }
 
   forgetAll(): void {
     this.next.clear();
+    this.retries.clear();
+  }
+
+  /** Pick nothing of the site before `until` (epoch ms; Infinity: not again in this run). */
+  hold(id: number, until: number): void {
+    this.held.set(id, until);
+  }
+
+  /** Held now (a hold that ran out is dropped). */
+  private isHeld(id: number): boolean {
+    const until = this.held.get(id);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.held.delete(id);
+    return false;
+  }
+
+  /**
+   * ms until the site can go on when it waits: held, or only pages that failed for now left. Null
+   * when it does not wait, or not in this run (transient.ts waitsInRun): a later run asks.
+   */
+  private waitOf(x: Site): number | null {
+    const now = Date.now();
+    let at = this.held.get(x.id);
+    if (at === undefined) {
+      if (!this.retries.has(x.id)) this.retries.set(x.id, this.queues.soonestRetry(x.id, this.s['max-level']));
+      at = this.retries.get(x.id) ?? undefined;
+    }
+    if (at === undefined || !waitsInRun(at - now, this.s['max-backoff'])) return null;
+    return Math.max(1, at - now);
   }
 
   /** The sites as the policy sees them. */
@@ -114,8 +154,9 @@ export class PageChoice {
   soonestDelay(): number | null {
     let soonest: number | null = null;
     for (const x of this.state.sites.values()) {
-      if (!this.pending(x)) continue;
-      soonest = Math.min(soonest ?? Infinity, Math.max(1, this.delayOf(x.id)));
+      if (x.unavailable !== null || this.state.inFlight.has(x.id) || this.state.capped(x)) continue;
+      const wait = this.isHeld(x.id) || this.pageFor(x.id) === undefined ? this.waitOf(x) : Math.max(1, this.delayOf(x.id));
+      if (wait !== null) soonest = Math.min(soonest ?? Infinity, wait);
     }
     return soonest;
   }
@@ -135,7 +176,7 @@ export class PageChoice {
 
   /** Available, not in flight, not capped, with a page left. */
   private pending(x: Site): boolean {
-    return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) && this.pageFor(x.id) !== undefined;
+    return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) && !this.isHeld(x.id) && this.pageFor(x.id) !== undefined;
   }
 
   private delayOf(id: number): number {

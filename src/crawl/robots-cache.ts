@@ -77,6 +77,8 @@ export class RobotsCache {
 
   private async load(origin: string, signal: AbortSignal): Promise<OriginRobots> {
     const rules = robotsFromResponse(origin, await this.fetchRobots(origin, signal), Date.now());
+    // Unreadable: its host backs off as for any failure, and the file is asked for again then.
+    if (rules.kind === 'disallow-all') rules.retryAt = Date.now() + this.gate.failed(new URL(origin).host);
     const delay = rules.kind === 'parsed' ? clampCrawlDelay(rules.crawlDelay, this.maxCrawlDelaySeconds) : { delayMs: null, clamped: false };
     if (delay.delayMs !== null) this.gate.setDelay(new URL(origin).host, delay.delayMs);
     const r: OriginRobots = {

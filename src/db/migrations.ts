@@ -398,4 +398,15 @@ export const migrations: string[] = [
   ALTER TABLE sites ADD COLUMN sitemaps_read TEXT;
   ALTER TABLE pages ADD COLUMN sitemap TEXT;
   `,
+  // Transient failures are "not now" (crawl/transient.ts): a queued page keeps its failed
+  // attempts and the time before which it is not asked again; a site keeps its pages failed in a
+  // row (give-up-after) and when it became Not Available (retried in a later run). Times: epoch ms.
+  `
+  ALTER TABLE pages ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE pages ADD COLUMN first_failed_at INTEGER;
+  ALTER TABLE pages ADD COLUMN retry_at INTEGER;
+  CREATE INDEX pages_retry ON pages (site_id, retry_at) WHERE retry_at IS NOT NULL;
+  ALTER TABLE sites ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sites ADD COLUMN unavailable_at INTEGER;
+  `,
 ];

@@ -98,6 +98,11 @@ export class ReplayStore implements SiteQueues {
   }
 
   /** store/frontier.ts: breadth-first (level, id), or ordered (priority desc, level, id) among pages with a priority. */
+  /** A replayed page never fails for now: nothing waits for a retry. */
+  soonestRetry(): null {
+    return null;
+  }
+
   nextPage(siteId: number, maxLevel: number): FrontierPage | undefined {
     let best: Row | undefined;
     for (const r of this.queued[siteId]!) {

@@ -43,7 +43,7 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
   };
   const order = s.order === 'bfs' ? null : new CrawlOrder(s.order);
   const sites: Site[] = web.sites.map((x, i) => ({
-    id: i + 1, url: x.pages[0]!.url, name: x.host, short: x.host, group: x.group, unavailable: null, pulls: 0, rewardSum: 0, rewardMax: 0, deepest: null,
+    id: i + 1, url: x.pages[0]!.url, name: x.host, short: x.host, group: x.group, unavailable: null, failures: 0, pulls: 0, rewardSum: 0, rewardMax: 0, deepest: null,
     scope: null, include: null, exclude: null, sitemaps: null, sitemapsRead: null,
   }));
   const state = new CrawlState(sites, s, order);

@@ -15,6 +15,9 @@ export interface FrontierPage {
   siteId: number;
   url: string;
   level: number;
+  /** failed attempts so far, and when the first failed (epoch ms): see crawl/transient.ts; absent: none */
+  attempts?: number;
+  firstFailedAt?: number | null;
   /** anchor text of the link that queued it, and what the order keeps with it (ordered crawls only) */
   anchor?: string | null;
   state?: OrderState;
@@ -27,6 +30,7 @@ export interface FrontierPage {
  */
 export class Frontier {
   private next;
+  private waiting;
 
   /**
    * ordered: the eligible page (level <= maxLevel) of highest priority instead, ties in
@@ -35,23 +39,46 @@ export class Frontier {
    */
   constructor(db: Db, private ordered = false, shared = false) {
     // shared (PostgreSQL, several workers): pages another worker holds a live lease on are not next
+    // A page that failed for now waits until its retry_at (crawl/transient.ts); few do, so the
+    // index scan in breadth-first order just passes over them.
+    const due = 'AND (retry_at IS NULL OR retry_at <= ?)';
+    const tried = 'attempts, first_failed_at AS firstFailedAt';
     const free = shared ? `AND NOT EXISTS (SELECT 1 FROM page_leases l WHERE l.page_id = pages.id AND l.expires_at > ${NOW})` : '';
     this.next = db.prepare(
       ordered
-        ? `SELECT id, site_id AS siteId, url, level, anchor, coalesce(cues, '') AS cues,
+        ? `SELECT id, site_id AS siteId, url, level, ${tried}, anchor, coalesce(cues, '') AS cues,
              coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash, coalesce(inherit, 0) AS inherit,
              coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks FROM pages
-           WHERE site_id = ? AND status = 'queued' AND priority IS NOT NULL AND level <= ? ${free} ORDER BY priority DESC, level, id LIMIT 1`
-        : `SELECT id, site_id AS siteId, url, level FROM pages
-           WHERE site_id = ? AND status = 'queued' AND level <= ? ${free} ORDER BY level, id LIMIT 1`,
+           WHERE site_id = ? AND status = 'queued' AND priority IS NOT NULL AND level <= ? ${due} ${free} ORDER BY priority DESC, level, id LIMIT 1`
+        : `SELECT id, site_id AS siteId, url, level, ${tried} FROM pages
+           WHERE site_id = ? AND status = 'queued' AND level <= ? ${due} ${free} ORDER BY level, id LIMIT 1`,
     );
+    this.waiting = db.prepare(
+      `SELECT min(retry_at) FROM pages WHERE site_id = ? AND retry_at IS NOT NULL AND status = 'queued' AND level <= ?${ordered ? ' AND priority IS NOT NULL' : ''}`,
+    ).pluck();
+  }
+
+  /** When the site's soonest page that failed for now may be asked again (epoch ms), or null: none waits. */
+  soonestRetry(siteId: number, maxLevel: number): number | null {
+    return (this.waiting.get(siteId, maxLevel) as number | null) ?? null;
   }
 
   /** The page to fetch next for a site, or undefined when the site is exhausted up to maxLevel. */
-  nextPage(siteId: number, maxLevel: number): FrontierPage | undefined {
-    const row = this.next.get(siteId, maxLevel) as (FrontierPage & OrderState) | undefined;
+  nextPage(siteId: number, maxLevel: number, now: number = Date.now()): FrontierPage | undefined {
+    const row = this.next.get(siteId, maxLevel, now) as (FrontierPage & OrderState) | undefined;
     if (!row || !this.ordered) return row;
     const { cues, cash, inherit, dist, inlinks, ...page } = row;
     return { ...page, state: { cues, cash, inherit, dist, inlinks } };
   }
+}
+
+/** A new run: every page that failed for now is due again (its attempts stay: transient.ts). */
+export function dueAgain(db: Db): void {
+  db.prepare(`UPDATE pages SET retry_at = NULL WHERE retry_at IS NOT NULL`).run();
+}
+
+/** Queued pages that failed for now and wait, in all and per site id (pages_retry answers it). */
+export function waitingPages(db: Db): { total: number; bySite: Map<number, number> } {
+  const rows = db.prepare(`SELECT site_id, count(*) FROM pages WHERE retry_at IS NOT NULL AND status = 'queued' GROUP BY site_id`).raw().all() as [number, number][];
+  return { total: rows.reduce((n, [, c]) => n + c, 0), bySite: new Map(rows) };
 }

@@ -97,11 +97,11 @@ export function pullStatements(db: Db) {
     spend: db.prepare(`UPDATE pages SET cash = 0 WHERE id = ?`),
     // Focused crawls: the pulled page's relevance, and its terms (a resumed crawl rebuilds the topic from them).
     relevance: db.prepare(`UPDATE pages SET relevance = ?, terms = ? WHERE id = ?`),
-    giveUp: db.prepare(`UPDATE sites SET unavailable = ? WHERE id = ? AND unavailable IS NULL`),
+    giveUp: db.prepare(`UPDATE sites SET unavailable = ?, unavailable_at = ? WHERE id = ? AND unavailable IS NULL`),
     setStatus: db.prepare(`UPDATE pages SET status = ? WHERE id = ?`),
     // The page whose content was read: its status, and what a refresh compares.
     content: db.prepare(
-      `UPDATE pages SET status = ?, level = ${least(db, 'level', '?')}, fingerprint = ?, text_size = ?, bytes = ?, fetched_at = ?, gone_at = NULL WHERE id = ?`,
+      `UPDATE pages SET status = ?, level = ${least(db, 'level', '?')}, fingerprint = ?, text_size = ?, bytes = ?, fetched_at = ?, gone_at = NULL, retry_at = NULL WHERE id = ?`,
     ),
     fetch: db.prepare(
       `INSERT INTO fetches (site_id, page_id, final_url, http_status, content_type, bytes, encoding,
@@ -127,8 +127,12 @@ export function pullStatements(db: Db) {
     gonePage: db.prepare(`UPDATE pages SET status = ?, gone_at = coalesce(gone_at, ?) WHERE id = ?`),
     site: db.prepare(
       `UPDATE sites SET pulls = pulls + 1, reward_sum = reward_sum + ?, reward_max = ${greatest(db, 'reward_max', '?')},
-         deepest = ${greatest(db, 'coalesce(deepest, -1)', '?')}, unavailable = coalesce(?, unavailable) WHERE id = ?`,
+         deepest = ${greatest(db, 'coalesce(deepest, -1)', '?')}, unavailable = coalesce(?, unavailable),
+         unavailable_at = coalesce(unavailable_at, ?), failures = coalesce(?, failures) WHERE id = ?`,
     ),
+    // A page that failed for now stays queued (crawl/transient.ts); the site's failures in a row.
+    defer: db.prepare(`UPDATE pages SET attempts = ?, first_failed_at = ?, retry_at = ? WHERE id = ? AND status = 'queued'`),
+    failures: db.prepare(`UPDATE sites SET failures = ? WHERE id = ?`),
   };
 }
 export type PullStatements = ReturnType<typeof pullStatements>;

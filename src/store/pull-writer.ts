@@ -410,7 +410,7 @@ export class PullWriter {
       ).lastInsertRowid,
     );
     r.hops.forEach((h, n) => s.hop.run(seq, n, h.url, h.status, h.location));
-    s.site.run(reward, reward, w.level, r.unavailable, siteId);
+    s.site.run(reward, reward, w.level, r.unavailable, r.unavailable === null ? null : this.now(), r.siteFailures ?? null, siteId);
     return seq;
   }
 
@@ -426,9 +426,22 @@ export class PullWriter {
     return this.group.write(() => storeSitemapPages(st, siteId, pages, new Date(this.now()).toISOString()));
   }
 
-  /** Stop crawling a site for good, with the reason `status` shows. */
+  /** Stop crawling a site, with the reason `status` shows (a later run tries it again: sites.ts reopenSites). */
   giveUp(siteId: number, reason: string): void {
-    this.s.giveUp.run(reason, siteId);
+    this.s.giveUp.run(reason, this.now(), siteId);
+  }
+
+  /** A page that failed for now: it stays queued, asked again from `retryAt` (epoch ms); the site's failures in a row. */
+  defer(page: FrontierPage, d: { attempts: number; firstFailedAt: number; retryAt: number }, siteFailures: number): void {
+    this.group.write(() => {
+      this.s.defer.run(d.attempts, d.firstFailedAt, d.retryAt, page.id);
+      this.s.failures.run(siteFailures, page.siteId);
+    });
+  }
+
+  /** The site's failures in a row (robots.txt unreadable: no page was pulled). */
+  siteFailures(siteId: number, n: number): void {
+    this.group.write(() => this.s.failures.run(n, siteId));
   }
 
   /** The 'query-variants' trap when a NEW key would exceed the cap of query strings for its path. */

@@ -26,8 +26,10 @@ export interface Settings {
   'max-crawl-delay': number; // s: a longer Crawl-delay is clamped to this (and noted in status)
   retries: number; // repeats of a request that failed transiently (never DNS, never 4xx but 408/429)
   'max-backoff': number; // ms: the longest pause of a failing host or a Retry-After we honour
-  'give-up-after': number; // consecutive failures after which a site is given up
+  'give-up-after': number; // pages in a row failed on a site's host (each page once) after which the site is paused for the run
   'db-reconnect': number; // ms a lost PostgreSQL connection is tried again before the crawl exits 1
+  'retry-attempts': number; // failed attempts (network, timeout, 5xx, 429) after which a page may become a permanent error...
+  'retry-span': number; // ms: ...once its first failure is at least this old
   'max-url-length': number;
   'max-path-depth': number;
   'max-query-variants': number; // distinct query strings per path per site (calendar traps)
@@ -76,6 +78,8 @@ export const defaults: Settings = {
   'max-backoff': 60_000,
   'give-up-after': 10,
   'db-reconnect': RECONNECT_MS,
+  'retry-attempts': 3,
+  'retry-span': 600_000,
   'max-url-length': 2048,
   'max-path-depth': 24,
   'max-query-variants': 100,
@@ -145,6 +149,8 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'max-backoff': int(0),
   'give-up-after': int(1),
   'db-reconnect': int(0),
+  'retry-attempts': int(1),
+  'retry-span': int(0),
   'max-url-length': int(16),
   'max-path-depth': int(1),
   'max-query-variants': int(1),

@@ -29,6 +29,8 @@ export interface Site {
   short: string | null;
   group: string | null;
   unavailable: string | null;
+  /** pages in a row whose fetch failed for now on the site's host, each counted once (give-up-after) */
+  failures: number;
   pulls: number;
   rewardSum: number;
   rewardMax: number;
@@ -42,7 +44,7 @@ export interface Site {
   sitemapsRead: string | null;
 }
 
-const siteColumns = `id, url, name, short, grp AS "group", unavailable, pulls,
+const siteColumns = `id, url, name, short, grp AS "group", unavailable, failures, pulls,
   reward_sum AS "rewardSum", reward_max AS "rewardMax", deepest, scope, include, exclude, sitemaps, sitemaps_read AS "sitemapsRead"`;
 
 export function listSites(db: Db): Site[] {
@@ -161,4 +163,32 @@ export function recountRewards(db: Db, mode: RewardMode): void {
                         (SELECT max(${r}) FROM fetches WHERE site_id = sites.id) AS m FROM sites) f
       WHERE f.id = sites.id`,
   ).run();
+}
+
+/**
+ * Open Not Available sites again: a failed start page is queued afresh and the site's failures
+ * forgotten. `ids`: those sites (seeds retry); null: the ones only "not in this run" — their start
+ * page failed for now and waits in the frontier, or (older databases) their host failed too often.
+ * Returns the sites reopened.
+ */
+export function reopenSites(db: Db, ids: readonly number[] | null): number[] {
+  const due = ids
+    ? listSites(db).filter((x) => x.unavailable !== null && ids.includes(x.id)).map((x) => x.id)
+    : (db.prepare(
+        `SELECT id FROM sites s WHERE unavailable IS NOT NULL AND (unavailable LIKE 'gave up:%'
+           OR EXISTS (SELECT 1 FROM pages p WHERE p.site_id = s.id AND p.level = 0 AND p.status = 'queued')) ORDER BY id`,
+      ).pluck().all() as number[]);
+  if (due.length === 0) return [];
+  const start = db.prepare(
+    `UPDATE pages SET status = 'queued', attempts = 0, first_failed_at = NULL, retry_at = NULL
+      WHERE site_id = ? AND level = 0 AND status IN ('error', 'not-html', 'redirect')`,
+  );
+  const site = db.prepare('UPDATE sites SET unavailable = NULL, unavailable_at = NULL, failures = 0 WHERE id = ?');
+  db.transaction(() => {
+    for (const id of due) {
+      start.run(id);
+      site.run(id);
+    }
+  }).immediate(); // see deleteLinks: a crawl may be writing
+  return due;
 }

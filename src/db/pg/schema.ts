@@ -27,7 +27,7 @@
  * - SQLite-only migration steps (the data rewrites of older databases) have no counterpart: a
  *   PostgreSQL database starts at the current layout.
  */
-export const PG_SCHEMA_VERSION = 14;
+export const PG_SCHEMA_VERSION = 15;
 
 export const pgSchema: readonly string[] = [
   `CREATE TABLE settings (
@@ -51,7 +51,9 @@ export const pgSchema: readonly string[] = [
     include     TEXT,
     exclude     TEXT,
     sitemaps    TEXT CHECK (sitemaps IN ('yes', 'no')),
-    sitemaps_read TEXT
+    sitemaps_read TEXT,
+    failures    BIGINT NOT NULL DEFAULT 0,
+    unavailable_at BIGINT
   )`,
 
   // rebuilt by SQLite migration 4 (fingerprints), widened by 6, 7, 9 and 11
@@ -83,12 +85,16 @@ export const pgSchema: readonly string[] = [
     fetched_at  TEXT,
     gone_at     TEXT,
     scent       DOUBLE PRECISION,
-    sitemap     TEXT
+    sitemap     TEXT,
+    attempts    BIGINT NOT NULL DEFAULT 0,
+    first_failed_at BIGINT,
+    retry_at    BIGINT
   )`,
   `CREATE INDEX pages_seen ON pages (site_id, dir, fp, level)`,
   `CREATE INDEX pages_frontier ON pages (site_id, status, level, id)`,
   `CREATE INDEX pages_query ON pages (site_id, key) WHERE strpos(key, '?') > 0`,
   `CREATE INDEX pages_best ON pages (site_id, priority DESC, level, id) WHERE status = 'queued' AND priority IS NOT NULL`,
+  `CREATE INDEX pages_retry ON pages (site_id, retry_at) WHERE retry_at IS NOT NULL`,
 
   `CREATE TABLE fetches (
     seq              BIGSERIAL PRIMARY KEY,
@@ -312,3 +318,27 @@ export const pgSchema: readonly string[] = [
   )`,
   `CREATE INDEX watch_checks_hub ON watch_checks (hub_id, seq)`,
 ];
+
+/**
+ * The steps that bring a PostgreSQL store of an older layout to this one, by the version they
+ * start from (the SQLite migration of the same change beside each): an older store opens.
+ */
+export const pgUpgrades: Readonly<Record<number, readonly string[]>> = {
+  12: [], // session ids: a setting, no table changes
+  13: [
+    "ALTER TABLE sites ADD COLUMN scope TEXT CHECK (scope IN ('host', 'domain', 'prefix'))",
+    'ALTER TABLE sites ADD COLUMN include TEXT',
+    'ALTER TABLE sites ADD COLUMN exclude TEXT',
+    "ALTER TABLE sites ADD COLUMN sitemaps TEXT CHECK (sitemaps IN ('yes', 'no'))",
+    'ALTER TABLE sites ADD COLUMN sitemaps_read TEXT',
+    'ALTER TABLE pages ADD COLUMN sitemap TEXT',
+  ],
+  14: [
+    'ALTER TABLE pages ADD COLUMN attempts BIGINT NOT NULL DEFAULT 0',
+    'ALTER TABLE pages ADD COLUMN first_failed_at BIGINT',
+    'ALTER TABLE pages ADD COLUMN retry_at BIGINT',
+    'CREATE INDEX pages_retry ON pages (site_id, retry_at) WHERE retry_at IS NOT NULL',
+    'ALTER TABLE sites ADD COLUMN failures BIGINT NOT NULL DEFAULT 0',
+    'ALTER TABLE sites ADD COLUMN unavailable_at BIGINT',
+  ],
+};
