@@ -12,6 +12,7 @@ import { pageSets, references, type PageSet } from '../src/harvest/references.js
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './replay-root.js';
+import { replay } from '../src/harvest/replay.js';
 import { defaults } from '../src/store/settings.js';
 import { ensureGraph } from './harvest-graph.js';
 
@@ -20,6 +21,22 @@ const METHODS: Method[] = [
   { name: 'default', make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: defaults.order }) },
   { name: 'best-first', make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'best-first' }) },
   { name: 'rr+best-first', make: () => ({ policy: makePolicy('round-robin', { ...DEFAULTS }), order: 'best-first' }) },
+  // --order value under the default scheduler, its one constant (explore) chosen on the training sites at 25 pages a site
+  {
+    name: 'value (cv)',
+    tune: (train) => {
+      const n = 25 * train.sites.length;
+      const score = (explore: number) => replay(train, { policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore }, budget: n, seed: 1 }).pairs.at(-1) ?? 0;
+      return [0, 0.3, 1, 3].reduce((best, x) => (score(x) > score(best) ? x : best), 0);
+    },
+    make: (explore) => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore: explore as number } }),
+  },
+  { name: 'pages', make: () => ({ policy: makePolicy('pages'), order: 'value' }) },
+  { name: 'pages-x0', make: () => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 0 } }) },
+  { name: 'pages-x3', make: () => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 3 } }) },
+  { name: 'pages+best-first', make: () => ({ policy: makePolicy('pages'), order: 'best-first' }) },
+  { name: 'default+value', make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value' }) },
+  { name: 'rr+value', make: () => ({ policy: makePolicy('round-robin', { ...DEFAULTS }), order: 'value' }) },
 ];
 
 const argv = process.argv.slice(2);
@@ -27,6 +44,11 @@ const arg = (name: string, fallback: string) => (argv.includes(name) ? argv[argv
 const budgets = arg('--budgets', '500,1000,2000,5000').split(',').map(Number);
 const wanted = arg('--methods', METHODS.map((m) => m.name).join(',')).split(',');
 const nSubsets = Number(arg('--subsets', '10'));
+// value:x=EXPLORE[:drop=u,a,c,h,p][:policy=NAME]: --order value with these constants, for trying them
+for (const w of wanted.filter((x) => x.startsWith('value:'))) {
+  const kv = Object.fromEntries(w.split(':').slice(1).map((x) => x.split('=') as [string, string]));
+  METHODS.push({ name: w, make: () => ({ policy: makePolicy(kv.policy ?? defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore: Number(kv.x ?? 1), drop: kv.drop ? kv.drop.split(',') : [] } }) });
+}
 const methods = METHODS.filter((m) => wanted.includes(m.name));
 if (methods.length !== wanted.length) throw new Error(`unknown method in ${wanted.join(',')} (known: ${METHODS.map((m) => m.name).join(', ')})`);
 

@@ -98,6 +98,7 @@ export class PageChoice {
       rewards: this.state.rewards.get(x.id)!,
       open: this.pending(x) && (this.waitForChoice || this.delayOf(x.id) <= 0),
       group: x.group,
+      next: this.pageFor(x.id)?.priority,
     }));
   }
 

@@ -106,7 +106,7 @@ export class ReplayStore implements SiteQueues {
     if (!best) return undefined;
     const page: FrontierPage = { id: best.id, siteId, url: best.url, level: best.level };
     if (!this.ordered) return page;
-    return { ...page, anchor: best.anchor, state: this.state(best, best.level === 0 ? 1 : 0) };
+    return { ...page, priority: best.priority!, anchor: best.anchor, state: this.state(best, best.level === 0 ? 1 : 0) };
   }
 
   /** The order's columns as the store reads them (coalesced). */
@@ -196,15 +196,16 @@ export class ReplayStore implements SiteQueues {
   private storeOrdered(page: FrontierPage, pulled: Row, links: SiteGraph['pages'][number]['links'], level: number, reward: number, order: LinkOrder): void {
     const site = pulled.site;
     const relevance = order.learn(page, reward, undefined);
-    const targets: { to: number; anchor: string; row: Row | undefined }[] = [];
+    const targets: { to: number; anchor: string; cues: string; row: Row | undefined }[] = [];
     for (const l of links) {
       const row = this.byNode[site]!.get(l.to);
       if (row && row.status !== 'queued') continue;
-      targets.push({ to: l.to, anchor: l.anchor, row });
+      targets.push({ to: l.to, anchor: l.anchor, cues: l.cues, row });
     }
     const graph = this.site(site);
-    const asked: OrderedLink[] = targets.map(({ to, anchor, row }) => ({
-      url: graph.pages[to]!.url, anchor, cues: undefined,
+    // The link's cues as the page reader gave them live (URL, anchor, text before it, title, tag path).
+    const asked: OrderedLink[] = targets.map(({ to, anchor, cues, row }) => ({
+      url: graph.pages[to]!.url, anchor, cues: cues || undefined,
       known: row ? { cues: row.cues as string, cash: row.cash ?? 0, inherit: row.inherit ?? 0, dist: row.dist ?? 0, inlinks: row.inlinks ?? 0 } : null,
     }));
     const scored = order.children(page, reward, relevance, asked);

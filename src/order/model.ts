@@ -48,6 +48,11 @@ export class CueModel {
     return this.siteTotals.get(siteId)?.n ?? 0;
   }
 
+  /** Fetched pages of the site that had this cue (0: a cue the site has not tried). */
+  siteCount(siteId: number, cue: string): number {
+    return this.sites.get(siteId)?.get(cue)?.n ?? 0;
+  }
+
   /** Predicted new external URLs of a page reached by a link with these cues. */
   predict(siteId: number, cues: readonly string[]): number {
     const siteMean = this.siteMean(siteId);
