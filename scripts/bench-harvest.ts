@@ -13,6 +13,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './replay-root.js';
 import { replay } from '../src/harvest/replay.js';
+import { cuePrior } from '../src/harvest/cue-prior.js';
+import type { CuePrior } from '../src/order/model.js';
 import { defaults } from '../src/store/settings.js';
 import { ensureGraph } from './harvest-graph.js';
 
@@ -27,9 +29,21 @@ const METHODS: Method[] = [
     tune: (train) => {
       const n = 25 * train.sites.length;
       const score = (explore: number) => replay(train, { policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore }, budget: n, seed: 1 }).pairs.at(-1) ?? 0;
-      return [0, 0.3, 1, 3].reduce((best, x) => (score(x) > score(best) ? x : best), 0);
+      const scores = [0, 0.3, 1, 3].map((x) => [x, score(x)] as const);
+      return scores.reduce((best, x) => (x[1] > best[1] ? x : best))[0];
     },
     make: (explore) => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore: explore as number } }),
+  },
+  // --order value with the cue prior learned on the training sites only (leave-sites-out)
+  {
+    name: 'value+prior (cv)',
+    tune: (train) => cuePrior(train),
+    make: (prior) => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore: 0, prior: prior as CuePrior } }),
+  },
+  {
+    name: 'pages+prior (cv)',
+    tune: (train) => cuePrior(train),
+    make: (prior) => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 0, prior: prior as CuePrior } }),
   },
   { name: 'pages', make: () => ({ policy: makePolicy('pages'), order: 'value' }) },
   { name: 'pages-x0', make: () => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 0 } }) },

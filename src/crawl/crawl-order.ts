@@ -19,13 +19,15 @@ import { stem } from '../focus/terms.js';
  * words; without one both come from the yield of new external URLs.
  */
 export class CrawlOrder implements LinkOrder {
-  readonly model = new CueModel();
+  readonly model: CueModel;
 
   constructor(
     readonly order: Order,
     readonly topic: Topic | null = null,
     readonly value: ValueParams = VALUE_DEFAULTS,
-  ) {}
+  ) {
+    this.model = new CueModel(value.prior ?? null);
+  }
 
   private cuesOf(url: string, anchor: string | null | undefined, cues: string | null | undefined): string[] {
     return cues ? splitCues(cues) : linkCues(url, anchor ?? '');

@@ -1,4 +1,4 @@
-import type { CueModel } from './model.js';
+import type { CueModel, CuePrior } from './model.js';
 
 /**
  * `--order value`: a link's worth as the predicted number of new external URLs its page will
@@ -15,6 +15,8 @@ export interface ValueParams {
   explore: number;
   /** kinds of cue left out (u, a, c, h, p: cues.ts), to measure what each earns */
   drop?: readonly string[];
+  /** what cues paid on other sites, learned offline (model.ts CuePrior) */
+  prior?: CuePrior | null;
 }
 
 /** explore 0: measured leave-sites-out on the replay web (README), optimism for untried blocks lost at every budget tried; the site scheduler explores enough. */
