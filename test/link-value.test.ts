@@ -8,6 +8,7 @@ import { replay } from '../src/harvest/replay.js';
 import { linkCues } from '../src/order/cues.js';
 import { blockOf, linkValue } from '../src/order/link-value.js';
 import { CueModel } from '../src/order/model.js';
+import { cuePrior } from '../src/harvest/cue-prior.js';
 import { priorityOf } from '../src/order/priority.js';
 
 const cues = (url: string, anchor: string, path: string) => linkCues(url, anchor, { path });
@@ -98,5 +99,38 @@ describe('the pages scheduler with --order value on a hand-made graph', () => {
     // falls to 1/2 and b's more (1) goes next; then r1 (a's mean, tie with t2, discovered first)
     // pays 3, and its block's sibling r2 is worth more than t2, discovered before it.
     expect(r.pulls.map((p) => [p.site, p.node, p.urls])).toEqual([[1, 0, 1], [2, 0, 1], [1, 1, 0], [2, 1, 1], [1, 2, 3], [1, 4, 3], [1, 3, 0]]);
+  });
+});
+
+describe('cue prior learned offline', () => {
+  // One training site: its start page links "changes" (pays 4) and "intro" (pays 0, and repeats the start page's URL).
+  const train: WebGraph = {
+    source: 'hand-made', maxLevel: 5,
+    urls: ['x/0', 'x/1', 'x/2', 'x/3', 'x/4'], urlHost: [0, 0, 0, 0, 0], hosts: ['x'],
+    sites: [{
+      host: 't.test', group: null, pages: [
+        { url: 'http://t.test/', level: 0, status: 'done', http: 200, ext: [0], links: [{ to: 1, anchor: 'Changes', cues: '' }, { to: 2, anchor: 'Intro', cues: '' }] },
+        { url: 'http://t.test/changes.html', level: 1, status: 'done', http: 200, ext: [1, 2, 3, 4], links: [{ to: 2, anchor: 'again', cues: '' }] },
+        { url: 'http://t.test/intro.html', level: 1, status: 'done', http: 200, ext: [0], links: [] },
+      ],
+    }],
+  };
+
+  it('counts each page once, under the cues of the first link to it, its reward new to the site', () => {
+    const p = cuePrior(train);
+    expect(p.mean).toBe(2); // (4 + 0) / 2 pages (the start page has no link to it)
+    expect(p.cues.get('a:changes')).toEqual({ n: 1, sum: 4 });
+    expect(p.cues.get('u:changes')).toEqual({ n: 1, sum: 4 });
+    expect(p.cues.get('a:intro')).toEqual({ n: 1, sum: 0 });
+    expect(p.cues.has('a:again')).toBe(false);
+  });
+
+  it('scales a new site\'s own mean by the cue\'s smoothed lift', () => {
+    const model = new CueModel(cuePrior(train));
+    model.learn(7, [], 3); // the new site's start page paid 3
+    // lift of a:changes = ((4 + 3·2) / (1 + 3)) / 2 = 5/4; the best cue wins
+    expect(model.predict(7, ['a:changes', 'a:intro'])).toBeCloseTo(3 * 1.25, 10);
+    // a:intro's lift ((0 + 6) / 4) / 2 = 3/4 is below the site mean: the mean stands
+    expect(model.predict(7, ['a:intro'])).toBe(3);
   });
 });

@@ -22,9 +22,10 @@ export function cuePrior(web: WebGraph): CuePrior {
       for (const l of page.links) {
         if (!via.has(l.to)) via.set(l.to, l.cues ? splitCues(l.cues) : linkCues(site.pages[l.to]!.url, l.anchor));
       }
-      if (i === 0 || site.pages[i]!.target !== undefined) continue;
+      if (site.pages[i]!.target !== undefined) continue;
       let reward = 0;
       for (const u of page.ext) if (!seen.has(u)) (seen.add(u), reward++);
+      if (i === 0) continue; // no link leads to the start page
       n++;
       sum += reward;
       for (const cue of via.get(i) ?? []) {
