@@ -58,10 +58,15 @@ const arg = (name: string, fallback: string) => (argv.includes(name) ? argv[argv
 const budgets = arg('--budgets', '500,1000,2000,5000').split(',').map(Number);
 const wanted = arg('--methods', METHODS.map((m) => m.name).join(',')).split(',');
 const nSubsets = Number(arg('--subsets', '10'));
-// value:x=EXPLORE[:drop=u,a,c,h,p][:policy=NAME]: --order value with these constants, for trying them
+// value:x=EXPLORE[:drop=u+a+c+h+p][:policy=NAME][:prior=cv]: --order value with these constants, for trying them
+// (prior=cv: the cue prior learned on the training sites, leave-sites-out)
 for (const w of wanted.filter((x) => x.startsWith('value:'))) {
   const kv = Object.fromEntries(w.split(':').slice(1).map((x) => x.split('=') as [string, string]));
-  METHODS.push({ name: w, make: () => ({ policy: makePolicy(kv.policy ?? defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore: Number(kv.x ?? 1), drop: kv.drop ? kv.drop.split(',') : [] } }) });
+  const make = (prior: unknown) => ({
+    policy: makePolicy(kv.policy ?? defaults.policy, { ...DEFAULTS }), order: 'value' as const,
+    value: { explore: Number(kv.x ?? 0), drop: kv.drop ? kv.drop.split('+') : [], prior: (prior as CuePrior | undefined) ?? null },
+  });
+  METHODS.push(kv.prior === 'cv' ? { name: w, tune: (train) => cuePrior(train), make } : { name: w, make });
 }
 const methods = METHODS.filter((m) => wanted.includes(m.name));
 if (methods.length !== wanted.length) throw new Error(`unknown method in ${wanted.join(',')} (known: ${METHODS.map((m) => m.name).join(', ')})`);
