@@ -15,6 +15,7 @@ import { root } from './replay-root.js';
 import { replay } from '../src/harvest/replay.js';
 import { cuePrior } from '../src/harvest/cue-prior.js';
 import type { CuePrior } from '../src/order/model.js';
+import type { ValueParams } from '../src/order/link-value.js';
 import { defaults } from '../src/store/settings.js';
 import { ensureGraph } from './harvest-graph.js';
 
@@ -44,6 +45,22 @@ const METHODS: Method[] = [
     name: 'pages+prior (cv)',
     tune: (train) => cuePrior(train),
     make: (prior) => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 0, prior: prior as CuePrior } }),
+  },
+  // the untuned methods crawled fold by fold as the tuned ones are (each fold's sites with its share of N): the same references
+  { name: 'default (folds)', tune: () => undefined, make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: defaults.order }) },
+  { name: 'best-first (folds)', tune: () => undefined, make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'best-first' }) },
+  // pages + value with the cue prior, and which cue kinds to use and the optimism chosen on the training sites
+  // (replayed there at 25 pages a site with their own prior): nothing chosen on the measured sites
+  {
+    name: 'pages+model (cv)',
+    tune: (train) => {
+      const prior = cuePrior(train);
+      const variants = [[], ['c', 'h'], ['c', 'h', 'u']].flatMap((drop) => [0, 1].map((explore) => ({ explore, drop, prior })));
+      const score = (v: (typeof variants)[number]) => replay(train, { policy: makePolicy('pages'), order: 'value', value: v, budget: 25 * train.sites.length, seed: 1 }).pairs.at(-1) ?? 0;
+      const scored = variants.map((v) => [v, score(v)] as const);
+      return scored.reduce((best, x) => (x[1] > best[1] ? x : best))[0];
+    },
+    make: (v) => ({ policy: makePolicy('pages'), order: 'value', value: v as ValueParams }),
   },
   { name: 'pages', make: () => ({ policy: makePolicy('pages'), order: 'value' }) },
   { name: 'pages-x0', make: () => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 0 } }) },

@@ -197,6 +197,20 @@ describe('--order best-first', () => {
     expect(JSON.parse((await beebot(['config', 'get', 'order', '--json'], { db: best.db })).stdout)).toBe('best-first');
   });
 
+  it('--order value reads each link\'s context (its tag path, as SB-CLASSIFIER groups links); best-first does not', async () => {
+    const paths = async (name: string) => {
+      const { db } = await crawlOrder(`ctx-${name}`, '--order', name, '--budget', '3');
+      const d = new Database(db, { readonly: true });
+      try {
+        return d.prepare("SELECT count(*) FROM pages WHERE cues LIKE '%p:%'").pluck().get();
+      } finally {
+        d.close();
+      }
+    };
+    expect(await paths('value')).toBeGreaterThan(0);
+    expect(await paths('best-first')).toBe(0);
+  });
+
   it.each([['best-first'], ['otie'], ['shark-search'], ['value', 'pages']])('resumes exactly (%s): a crawl stopped every few pages continues in the same order', async (name, policy) => {
     const by = policy ? ['--policy', policy] : [];
     const whole = await crawlOrder(`whole-${name}`, '--order', name, ...by);

@@ -64,6 +64,8 @@ export class ReplayStore implements SiteQueues {
   constructor(
     readonly web: WebGraph,
     private ordered: boolean,
+    /** the crawl reads each link's context (page-reader.ts: --order value): its stored cues, else its URL and anchor alone */
+    private context = false,
   ) {
     const k = web.sites.length;
     this.byNode = Array.from({ length: k + 1 }, () => new Map());
@@ -203,9 +205,9 @@ export class ReplayStore implements SiteQueues {
       targets.push({ to: l.to, anchor: l.anchor, cues: l.cues, row });
     }
     const graph = this.site(site);
-    // The link's cues as the page reader gave them live (URL, anchor, text before it, title, tag path).
+    // The link's cues as the page reader gives them live: with context (URL, anchor, text before it, title, tag path) or none.
     const asked: OrderedLink[] = targets.map(({ to, anchor, cues, row }) => ({
-      url: graph.pages[to]!.url, anchor, cues: cues || undefined,
+      url: graph.pages[to]!.url, anchor, cues: this.context ? cues || undefined : undefined,
       known: row ? { cues: row.cues as string, cash: row.cash ?? 0, inherit: row.inherit ?? 0, dist: row.dist ?? 0, inlinks: row.inlinks ?? 0 } : null,
     }));
     const scored = order.children(page, reward, relevance, asked);

@@ -49,7 +49,7 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
     id: i + 1, url: x.pages[0]!.url, name: x.host, short: x.host, group: x.group, unavailable: null, pulls: 0, rewardSum: 0, rewardMax: 0, deepest: null,
   }));
   const state = new CrawlState(sites, s, order);
-  const store = new ReplayStore(web, order !== null);
+  const store = new ReplayStore(web, order !== null, s.order === 'value');
   const choice = new PageChoice(store, s, state, () => 0, true);
   choice.scoreUnscored();
   const out: ReplayResult = { pulls: [], pairs: [], urls: [], hosts: [] };

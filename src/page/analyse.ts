@@ -77,8 +77,10 @@ export interface AnalyseJob {
   indexText?: boolean;
   /** topic-focused crawls: each link's context and the page's term counts */
   focus?: boolean;
+  /** each link's context alone (its tag path, the text before it, the page's title): orders that learn from it (--order value) */
+  context?: boolean;
 }
 
 export function analyseJob(job: AnalyseJob): PageLinks {
-  return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, context: job.focus, terms: job.focus });
+  return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, context: job.focus || job.context, terms: job.focus });
 }
