@@ -60,7 +60,7 @@ async function build(out: string): Promise<void> {
         return toPullResult({ id: 0, siteId: site + 1, url, level: 0 }, f, scope, s, analysed);
       },
       {
-        maxLevel: s['max-level'], concurrency: 32,
+        maxLevel: s['max-level'], concurrency: 32, denied: async (u) => !(await allowed(u)),
         source: `${root}: every page within level ${s['max-level']}, read with beebot's fetch and page code through serve.mjs`,
         onSite: (host, pages) => console.error(`${host}: ${pages} pages`),
       },

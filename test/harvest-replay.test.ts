@@ -6,6 +6,9 @@ import type { GraphPage, WebGraph } from '../src/harvest/page-graph.js';
 import { bfsTape, coverageLimit, pageSets, perfectPredictor, references, type PageSet } from '../src/harvest/references.js';
 import { replay } from '../src/harvest/replay.js';
 import { folds, subsets } from '../src/harvest/cross-validate.js';
+import { saveGraph } from '../src/harvest/page-graph.js';
+import { join } from 'node:path';
+import { beebot, tempDir } from './helpers/cli.js';
 
 const page = (url: string, level: number, ext: number[], links: number[], more: Partial<GraphPage> = {}): GraphPage => ({
   url, level, status: 'done', http: 200, ext, links: links.map((to) => ({ to, anchor: `link ${to}`, cues: '' })), ...more,
@@ -32,10 +35,13 @@ const web: WebGraph = {
         page('http://b.test/dir', 1, [], [], { target: 2 }), // 301 to dir/: the pull reads dir/
         page('http://b.test/dir/', 1, [5, 6], []),
         page('http://b.test/private/', 1, [], [], { status: 'error', http: null, robots: true }),
+        page('http://b.test/ok.html', 1, [4], []),
       ],
     },
   ],
 };
+// b/ links ok.html only as https://www.b.test/ok.html, whose origin's robots.txt denies it: the crawl never fetches it.
+web.sites[1]!.pages[0]!.links.push({ to: 4, anchor: 'ok', cues: '', url: 'https://www.b.test/ok.html', robots: true });
 
 /** The open site with the fewest pulls, ties to the lower id. */
 const fewest: Policy = ({ arms }) => {
@@ -46,7 +52,7 @@ const fewest: Policy = ({ arms }) => {
 describe('replay on a hand-made page graph', () => {
   it('pulls breadth-first as the crawl does: rewards new to the site, a redirect reads its target, robots.txt costs no pull', () => {
     const r = replay(web, { policy: fewest, order: 'bfs', budget: null });
-    // a/, b/, a/links, b/dir (reads dir/), a/gone (404), then b/private is robots-denied (no pull) and b is closed: a/deep.
+    // a/, b/, a/links, b/dir (reads dir/), a/gone (404), then b/private and b/ok.html are robots-denied (no pull) and b is closed: a/deep.
     expect(r.pulls.map((p) => [p.site, p.node, p.urls])).toEqual([[1, 0, 2], [2, 0, 1], [1, 1, 2], [2, 1, 2], [1, 2, 0], [1, 3, 1]]);
     expect(r.pulls.map((p) => p.page)).toEqual([true, true, true, true, false, true]);
     expect(r.pulls.map((p) => p.hosts)).toEqual([1, 1, 1, 1, 0, 1]); // dir/: u5 is on x, which b knows from u0
@@ -103,5 +109,29 @@ describe('leave-sites-out folds and subsets', () => {
     const s = subsets(20, 10, 3, 1);
     expect(s.map((x) => new Set(x).size)).toEqual([10, 10, 10]);
     expect(subsets(20, 10, 3, 1)).toEqual(s);
+  });
+});
+
+describe('simulate --graph', () => {
+  it('replays the policy with the order and prints the references; an unreadable graph is one line, exit 2', async () => {
+    const tmp = tempDir();
+    try {
+      const file = join(tmp.dir, 'web.json.gz');
+      saveGraph(file, web);
+      const db = join(tmp.dir, 'x.db');
+      const r = await beebot(['simulate', '--graph', file, '--budget', '4', '--policies', 'round-robin', '--json'], { db });
+      expect(r.stderr).toBe('');
+      const out = JSON.parse(r.stdout) as { references: unknown; rows: { policy: string; pairs: number; urls: number; hosts: number; pulls: number }[] };
+      // tapes a [2, 2, 1], b [1, 2]; the perfect predictor walks the same; the limit: a/links, b/dir/, a/, a/deep
+      expect(out.references).toEqual({ bfsOracle: 7, perfectPredictor: 7, limit: 7 });
+      // round-robin's turn of 10 pages: a/, a/links, a/gone, a/deep
+      expect(out.rows).toMatchObject([{ policy: 'round-robin', pulls: 4, pairs: 5, urls: 5, hosts: 3 }]);
+      const bad = await beebot(['simulate', '--graph', join(tmp.dir, 'none.json'), '--budget', '4'], { db });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toMatch(/cannot read the page graph/);
+    } finally {
+      tmp.cleanup();
+    }
   });
 });

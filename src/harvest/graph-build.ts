@@ -19,6 +19,8 @@ export interface BuildOptions {
   /** reads at once */
   concurrency: number;
   source: string;
+  /** robots.txt's word on a spelling of a page other than the one read (another origin may deny it) */
+  denied?: (url: string, site: number) => Promise<boolean>;
   onSite?: (host: string, pages: number) => void;
 }
 
@@ -65,7 +67,13 @@ export async function buildGraph(seeds: readonly GraphSeed[], read: ReadPage, o:
       const level = levels(nodes, byKey);
       const due = nodes.map((_, i) => i).filter((i) => nodes[i]!.read === null && level[i]! <= o.maxLevel);
       if (due.length === 0) {
-        sites.push(assemble(seed, nodes, byKey, level, o.maxLevel, (key, host) => {
+        const denied = new Set<string>();
+        if (o.denied) {
+          const other = new Set<string>();
+          for (const n of nodes) for (const l of n.read?.links.internal ?? []) if (!l.hold && l.url !== nodes[byKey.get(l.key)!]!.url) other.add(l.url);
+          await pool([...other], o.concurrency, async (u) => void ((await o.denied!(u, si)) && denied.add(u)));
+        }
+        sites.push(assemble(seed, nodes, byKey, level, o.maxLevel, denied, (key, host) => {
           let u = urlIndex.get(key);
           if (u === undefined) {
             urlIndex.set(key, (u = urls.length));
@@ -132,7 +140,7 @@ function levels(nodes: readonly Node[], byKey: ReadonlyMap<string, number>): num
 }
 
 function assemble(
-  seed: GraphSeed, nodes: readonly Node[], byKey: ReadonlyMap<string, number>, level: readonly number[], maxLevel: number,
+  seed: GraphSeed, nodes: readonly Node[], byKey: ReadonlyMap<string, number>, level: readonly number[], maxLevel: number, denied: ReadonlySet<string>,
   extIndex: (key: string, host: string) => number,
 ): SiteGraph {
   const kept = nodes.map((_, i) => i).filter((i) => level[i]! <= maxLevel && nodes[i]!.read !== null);
@@ -157,13 +165,18 @@ function assemble(
       const to = index.get(byKey.get(l.key)!);
       if (to === undefined || seen.has(to)) continue;
       seen.add(to);
-      links.push({ to, anchor: l.anchor ?? '', cues: l.cues ?? '' });
+      const link: GraphLink = { to, anchor: l.anchor ?? '', cues: l.cues ?? '' };
+      if (l.url !== pages0Url(nodes, byKey, l.key)) link.url = l.url;
+      if (denied.has(l.url)) link.robots = true;
+      links.push(link);
     }
     p.links = links;
     return p;
   });
   return { host: seed.host, group: seed.group, pages };
 }
+
+const pages0Url = (nodes: readonly Node[], byKey: ReadonlyMap<string, number>, key: string): string => nodes[byKey.get(key)!]!.url;
 
 async function pool<T>(items: readonly T[], n: number, f: (x: T) => Promise<void>): Promise<void> {
   let next = 0;

@@ -16,6 +16,10 @@ export interface GraphLink {
   anchor: string;
   /** its cues as a topic-focused crawl reads them (src/order/cues.ts: URL, anchor, text before it, title, tag path) */
   cues: string;
+  /** its spelling, when not the page's (another scheme, www.): a page queued by this link is fetched so */
+  url?: string;
+  /** robots.txt of that spelling's origin keeps it from being fetched */
+  robots?: true;
 }
 
 export interface GraphPage {

@@ -3,14 +3,17 @@ import type { Prioritize } from '../store/priorities.js';
 import type { LinkOrder, OrderedLink, PageStatus } from '../store/pull-record.js';
 import type { SiteQueues } from '../crawl/page-choice.js';
 import { START } from '../order/priority.js';
-import { contentOf, type SiteGraph, type WebGraph } from './page-graph.js';
+import { contentOf, type GraphLink, type SiteGraph, type WebGraph } from './page-graph.js';
 
 /** A row of the replay's pages: the columns of the store's `pages` that a crawl's choices read. */
 interface Row {
   id: number;
   site: number;
   node: number;
+  /** the spelling fetched: the first link's that queued it */
   url: string;
+  /** robots.txt of that spelling's origin denies it */
+  robots: boolean;
   level: number;
   status: 'queued' | 'done' | 'not-html' | 'error' | 'redirect' | 'skipped';
   priority: number | null;
@@ -79,9 +82,10 @@ export class ReplayStore implements SiteQueues {
     return this.web.sites[id - 1]!;
   }
 
-  private insert(site: number, node: number, level: number, extra: Partial<Row> | null): Row {
+  private insert(site: number, node: number, level: number, extra: Partial<Row> | null, link?: GraphLink): Row {
+    const p = this.site(site).pages[node]!;
     const row: Row = {
-      id: this.rows.length + 1, site, node, url: this.site(site).pages[node]!.url, level, status: 'queued',
+      id: this.rows.length + 1, site, node, url: link?.url ?? p.url, robots: link?.url ? link.robots === true : p.robots === true, level, status: 'queued',
       priority: null, anchor: null, cues: null, cash: null, inherit: null, dist: null, inlinks: null, ...extra,
     };
     this.rows.push(row);
@@ -124,9 +128,9 @@ export class ReplayStore implements SiteQueues {
     }
   }
 
-  /** The graph page a frontier page stands for. */
-  nodeOf(page: FrontierPage): number {
-    return this.rows[page.id - 1]!.node;
+  /** robots.txt keeps the page from being fetched (under the spelling it was queued with). */
+  denied(page: FrontierPage): boolean {
+    return this.rows[page.id - 1]!.robots;
   }
 
   skip(page: FrontierPage): void {
@@ -186,36 +190,36 @@ export class ReplayStore implements SiteQueues {
   }
 
   /** storeInternal: new pages queued one level down, queued ones raised. */
-  private storeInternal(site: number, links: SiteGraph['pages'][number]['links'], level: number): void {
+  private storeInternal(site: number, links: readonly GraphLink[], level: number): void {
     for (const l of links) {
       const row = this.byNode[site]!.get(l.to);
-      if (!row) this.insert(site, l.to, level + 1, null);
+      if (!row) this.insert(site, l.to, level + 1, null, l);
       else if (row.status === 'queued' && row.level > level + 1) row.level = level + 1;
     }
   }
 
   /** storeOrdered: the order learns the pull, then scores each new or still queued target; the pulled page's cash is spent. */
-  private storeOrdered(page: FrontierPage, pulled: Row, links: SiteGraph['pages'][number]['links'], level: number, reward: number, order: LinkOrder): void {
+  private storeOrdered(page: FrontierPage, pulled: Row, links: readonly GraphLink[], level: number, reward: number, order: LinkOrder): void {
     const site = pulled.site;
     const relevance = order.learn(page, reward, undefined);
-    const targets: { to: number; anchor: string; cues: string; row: Row | undefined }[] = [];
+    const targets: { l: GraphLink; row: Row | undefined }[] = [];
     for (const l of links) {
       const row = this.byNode[site]!.get(l.to);
       if (row && row.status !== 'queued') continue;
-      targets.push({ to: l.to, anchor: l.anchor, cues: l.cues, row });
+      targets.push({ l, row });
     }
     const graph = this.site(site);
     // The link's cues as the page reader gives them live: with context (URL, anchor, text before it, title, tag path) or none.
-    const asked: OrderedLink[] = targets.map(({ to, anchor, cues, row }) => ({
-      url: graph.pages[to]!.url, anchor, cues: this.context ? cues || undefined : undefined,
+    const asked: OrderedLink[] = targets.map(({ l, row }) => ({
+      url: l.url ?? graph.pages[l.to]!.url, anchor: l.anchor, cues: this.context ? l.cues || undefined : undefined,
       known: row ? { cues: row.cues as string, cash: row.cash ?? 0, inherit: row.inherit ?? 0, dist: row.dist ?? 0, inlinks: row.inlinks ?? 0 } : null,
     }));
     const scored = order.children(page, reward, relevance, asked);
-    targets.forEach(({ to, anchor, row }, i) => {
+    targets.forEach(({ l, row }, i) => {
       const { state, priority } = scored[i]!;
       const { cash, inherit, dist, inlinks } = state;
       if (row) Object.assign(row, { cash, inherit, dist, inlinks, priority, level: Math.min(row.level, level + 1) });
-      else this.insert(site, to, level + 1, { priority, anchor, cues: state.cues || null, cash, inherit, dist, inlinks });
+      else this.insert(site, l.to, level + 1, { priority, anchor: l.anchor, cues: state.cues || null, cash, inherit, dist, inlinks }, l);
     });
     pulled.cash = 0;
   }

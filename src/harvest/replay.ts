@@ -60,7 +60,7 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
     if (!page) throw new Error(`policy chose site ${id}, which is not open`);
     const site = state.sites.get(id)!;
     // robots.txt keeps it out: stored as skipped, no pull, and the policy is asked again (crawler.ts robotsAllow).
-    if (store.site(id).pages[store.nodeOf(page)]!.robots) {
+    if (store.denied(page)) {
       store.skip(page);
       choice.forget(id);
       continue;
