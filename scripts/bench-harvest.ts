@@ -5,6 +5,7 @@
 // are measured leave-sites-out (src/harvest/cross-validate.ts); then the spread over random
 // 10-site subsets of all 20 sites (min / median / max % of the perfect-predictor).
 //   node dist/scripts/bench-harvest.js [--budgets 500,1000,2000,5000] [--methods default,best-first] [--subsets 10]
+//   (--methods also takes value:x=EXPLORE:drop=c+h:policy=pages:prior=cv, see below)
 import { DEFAULTS, makePolicy } from '../src/bandit/registry.js';
 import { cachedReferences, measure, subsets, type Method } from '../src/harvest/cross-validate.js';
 import { percentOf } from '../src/harvest/harvest.js';
@@ -73,7 +74,8 @@ const METHODS: Method[] = [
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1]! : fallback);
 const budgets = arg('--budgets', '500,1000,2000,5000').split(',').map(Number);
-const wanted = arg('--methods', METHODS.map((m) => m.name).join(',')).split(',');
+// by default the baselines and the model; the others (variants measured for the README's ablation) when named
+const wanted = arg('--methods', ['default', 'best-first', 'rr+best-first', 'default (folds)', 'pages+model (cv)'].join(',')).split(',');
 const nSubsets = Number(arg('--subsets', '10'));
 // value:x=EXPLORE[:drop=u+a+c+h+p][:policy=NAME][:prior=cv]: --order value with these constants, for trying them
 // (prior=cv: the cue prior learned on the training sites, leave-sites-out)
