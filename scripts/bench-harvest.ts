@@ -5,6 +5,7 @@
 // are measured leave-sites-out (src/harvest/cross-validate.ts); then the spread over random
 // 10-site subsets of all 20 sites (min / median / max % of the perfect-predictor).
 //   node dist/scripts/bench-harvest.js [--budgets 500,1000,2000,5000] [--methods default,best-first] [--subsets 10]
+//   (--methods also takes value:x=EXPLORE:drop=c+h:policy=pages:prior=cv, see below)
 import { DEFAULTS, makePolicy } from '../src/bandit/registry.js';
 import { cachedReferences, measure, subsets, type Method } from '../src/harvest/cross-validate.js';
 import { percentOf } from '../src/harvest/harvest.js';
@@ -12,6 +13,10 @@ import { pageSets, references, type PageSet } from '../src/harvest/references.js
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './replay-root.js';
+import { replay } from '../src/harvest/replay.js';
+import { cuePrior } from '../src/harvest/cue-prior.js';
+import type { CuePrior } from '../src/order/model.js';
+import type { ValueParams } from '../src/order/link-value.js';
 import { defaults } from '../src/store/settings.js';
 import { ensureGraph } from './harvest-graph.js';
 
@@ -20,13 +25,68 @@ const METHODS: Method[] = [
   { name: 'default', make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: defaults.order }) },
   { name: 'best-first', make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'best-first' }) },
   { name: 'rr+best-first', make: () => ({ policy: makePolicy('round-robin', { ...DEFAULTS }), order: 'best-first' }) },
+  // --order value under the default scheduler, its one constant (explore) chosen on the training sites at 25 pages a site
+  {
+    name: 'value (cv)',
+    tune: (train) => {
+      const n = 25 * train.sites.length;
+      const score = (explore: number) => replay(train, { policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore }, budget: n, seed: 1 }).pairs.at(-1) ?? 0;
+      const scores = [0, 0.3, 1, 3].map((x) => [x, score(x)] as const);
+      return scores.reduce((best, x) => (x[1] > best[1] ? x : best))[0];
+    },
+    make: (explore) => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore: explore as number } }),
+  },
+  // --order value with the cue prior learned on the training sites only (leave-sites-out)
+  {
+    name: 'value+prior (cv)',
+    tune: (train) => cuePrior(train),
+    make: (prior) => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value', value: { explore: 0, prior: prior as CuePrior } }),
+  },
+  {
+    name: 'pages+prior (cv)',
+    tune: (train) => cuePrior(train),
+    make: (prior) => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 0, prior: prior as CuePrior } }),
+  },
+  // the untuned methods crawled fold by fold as the tuned ones are (each fold's sites with its share of N): the same references
+  { name: 'default (folds)', tune: () => undefined, make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: defaults.order }) },
+  { name: 'best-first (folds)', tune: () => undefined, make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'best-first' }) },
+  // pages + value with the cue prior, and which cue kinds to use and the optimism chosen on the training sites
+  // (replayed there at 25 pages a site with their own prior): nothing chosen on the measured sites
+  {
+    name: 'pages+model (cv)',
+    tune: (train) => {
+      const prior = cuePrior(train);
+      const variants = [[], ['c', 'h'], ['c', 'h', 'u']].flatMap((drop) => [0, 1].map((explore) => ({ explore, drop, prior })));
+      const score = (v: (typeof variants)[number]) => replay(train, { policy: makePolicy('pages'), order: 'value', value: v, budget: 25 * train.sites.length, seed: 1 }).pairs.at(-1) ?? 0;
+      const scored = variants.map((v) => [v, score(v)] as const);
+      return scored.reduce((best, x) => (x[1] > best[1] ? x : best))[0];
+    },
+    make: (v) => ({ policy: makePolicy('pages'), order: 'value', value: v as ValueParams }),
+  },
+  { name: 'pages', make: () => ({ policy: makePolicy('pages'), order: 'value' }) },
+  { name: 'pages-x0', make: () => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 0 } }) },
+  { name: 'pages-x3', make: () => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 3 } }) },
+  { name: 'pages+best-first', make: () => ({ policy: makePolicy('pages'), order: 'best-first' }) },
+  { name: 'default+value', make: () => ({ policy: makePolicy(defaults.policy, { ...DEFAULTS }), order: 'value' }) },
+  { name: 'rr+value', make: () => ({ policy: makePolicy('round-robin', { ...DEFAULTS }), order: 'value' }) },
 ];
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1]! : fallback);
 const budgets = arg('--budgets', '500,1000,2000,5000').split(',').map(Number);
-const wanted = arg('--methods', METHODS.map((m) => m.name).join(',')).split(',');
+// by default the baselines and the model; the others (variants measured for the README's ablation) when named
+const wanted = arg('--methods', ['default', 'best-first', 'rr+best-first', 'default (folds)', 'pages+model (cv)'].join(',')).split(',');
 const nSubsets = Number(arg('--subsets', '10'));
+// value:x=EXPLORE[:drop=u+a+c+h+p][:policy=NAME][:prior=cv]: --order value with these constants, for trying them
+// (prior=cv: the cue prior learned on the training sites, leave-sites-out)
+for (const w of wanted.filter((x) => x.startsWith('value:'))) {
+  const kv = Object.fromEntries(w.split(':').slice(1).map((x) => x.split('=') as [string, string]));
+  const make = (prior: unknown) => ({
+    policy: makePolicy(kv.policy ?? defaults.policy, { ...DEFAULTS }), order: 'value' as const,
+    value: { explore: Number(kv.x ?? 0), drop: kv.drop ? kv.drop.split('+') : [], prior: (prior as CuePrior | undefined) ?? null },
+  });
+  METHODS.push(kv.prior === 'cv' ? { name: w, tune: (train) => cuePrior(train), make } : { name: w, make });
+}
 const methods = METHODS.filter((m) => wanted.includes(m.name));
 if (methods.length !== wanted.length) throw new Error(`unknown method in ${wanted.join(',')} (known: ${METHODS.map((m) => m.name).join(', ')})`);
 

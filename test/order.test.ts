@@ -197,12 +197,27 @@ describe('--order best-first', () => {
     expect(JSON.parse((await beebot(['config', 'get', 'order', '--json'], { db: best.db })).stdout)).toBe('best-first');
   });
 
-  it.each(['best-first', 'otie', 'shark-search'])('resumes exactly (%s): a crawl stopped every few pages continues in the same order', async (name) => {
-    const whole = await crawlOrder(`whole-${name}`, '--order', name);
+  it('--order value reads each link\'s context (its tag path, as SB-CLASSIFIER groups links); best-first does not', async () => {
+    const paths = async (name: string) => {
+      const { db } = await crawlOrder(`ctx-${name}`, '--order', name, '--budget', '3');
+      const d = new Database(db, { readonly: true });
+      try {
+        return d.prepare("SELECT count(*) FROM pages WHERE cues LIKE '%p:%'").pluck().get();
+      } finally {
+        d.close();
+      }
+    };
+    expect(await paths('value')).toBeGreaterThan(0);
+    expect(await paths('best-first')).toBe(0);
+  });
+
+  it.each<[string, string | undefined]>([['best-first', undefined], ['otie', undefined], ['shark-search', undefined], ['value', 'pages']])('resumes exactly (%s): a crawl stopped every few pages continues in the same order', async (name, policy) => {
+    const by = policy ? ['--policy', policy] : [];
+    const whole = await crawlOrder(`whole-${name}`, '--order', name, ...by);
     const db = join(tmp.dir, `steps-${name}.db`);
     await beebot(['seeds', 'add', `http://site.test:${port}/`], { db });
     for (let n = 1; n <= whole.order.length; n += 4) {
-      const r = await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--max-level', '3', '--order', name, '--budget', String(n), '--resolve', `site.test:${port}:127.0.0.1`], { db });
+      const r = await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--max-level', '3', '--order', name, ...by, '--budget', String(n), '--resolve', `site.test:${port}:127.0.0.1`], { db });
       expect(r.code, r.stderr).toBe(0);
     }
     await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--max-level', '3', '--budget', 'none', '--resolve', `site.test:${port}:127.0.0.1`], { db });

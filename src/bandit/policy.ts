@@ -17,6 +17,8 @@ export interface Arm {
   /** The site still has a page to fetch and may be chosen now. */
   open: boolean;
   group: string | null;
+  /** The value of the site's next page (its priority in an ordered crawl: with --order value, its predicted new external URLs); undefined when not ordered or none. */
+  next?: number;
 }
 
 export interface PickInput {

@@ -2,6 +2,7 @@ import { auto } from './auto.js';
 import { gittins } from './gittins.js';
 import { klUcb } from './kl-ucb.js';
 import type { Policy } from './policy.js';
+import { pages } from './pages.js';
 import { roundRobin } from './round-robin.js';
 import { slidingWindowUcb } from './sw-ucb.js';
 import { roundRobinUcb } from './rr-ucb.js';
@@ -10,7 +11,7 @@ import { trivial } from './trivial.js';
 import { ucb1Tuned } from './ucb1-tuned.js';
 import { ucb1 } from './ucb1.js';
 
-export const policyNames = ['trivial', 'gittins', 'ucb1', 'round-robin', 'auto', 'kl-ucb', 'thompson', 'ucb1-tuned', 'sw-ucb', 'rr-ucb'] as const;
+export const policyNames = ['trivial', 'gittins', 'ucb1', 'round-robin', 'auto', 'kl-ucb', 'thompson', 'ucb1-tuned', 'sw-ucb', 'rr-ucb', 'pages'] as const;
 export type PolicyName = (typeof policyNames)[number];
 
 export interface PolicyParams {
@@ -53,6 +54,7 @@ const SUMMARIES: Record<PolicyName, string> = {
   'ucb1-tuned': 'UCB1-Tuned: the bonus uses each site\'s own variance, --warmup m',
   'sw-ucb': 'UCB1 on the mean of each site\'s own last --window pages (drift with depth), --warmup m',
   'rr-ucb': 'every 5th page to the site with the fewest pages, the others by UCB on each site\'s last --window pages scaled by the best site\'s',
+  pages: 'the site whose next page is worth most (with --order value: its predicted new external URLs), one scheduler over the pages of all sites',
 };
 
 /** Which parameters each policy reads (for --help and for rejecting stray flags). */
@@ -67,6 +69,7 @@ export const POLICY_PARAMS: Record<PolicyName, readonly (keyof PolicyParams)[]> 
   'ucb1-tuned': ['warmup'],
   'sw-ucb': ['window', 'warmup'],
   'rr-ucb': ['window', 'warmup'],
+  pages: [],
 };
 
 export function isPolicyName(name: string): name is PolicyName {
@@ -123,5 +126,7 @@ export function makePolicy(name: string, params: PolicyParams = {}): Policy {
       return slidingWindowUcb(positiveInt('window', params.window, DEFAULTS.window), warmup());
     case 'rr-ucb':
       return roundRobinUcb(positiveInt('window', params.window, DEFAULTS.window), warmup());
+    case 'pages':
+      return pages();
   }
 }

@@ -44,7 +44,7 @@ export function crawlCommand(): Command {
     .description('crawl the sites breadth-first until the budget is spent or every site is exhausted; Ctrl-C stops, a rerun resumes')
     .option('--budget <pages>', "total pages for this database, saved ('none' = until every site is exhausted)")
     .addOption(new Option('--policy <name>', `site scheduler, saved (default ${defaults.policy})`).choices([...policyNames]))
-    .addOption(new Option('--order <order>', `inside a site: bfs (breadth-first) or best-first (the page of highest predicted yield first, learned from the crawl); plain, shark-search and otie are the focused-crawling article's baselines, for comparison; saved (default ${defaults.order})`).choices([...ORDERS]))
+    .addOption(new Option('--order <order>', `inside a site: bfs (breadth-first) or best-first (the page of highest predicted yield first, learned from the crawl); value (each link's predicted new external URLs, for --policy pages); plain, shark-search and otie are the focused-crawling article's baselines, for comparison; saved (default ${defaults.order})`).choices([...ORDERS]))
     .option('--focus <terms>', "topic-focused crawl: the topic's words (a TF-IDF vector); pages are scored by their similarity to it, saved ('none' ends it)")
     .option('--focus-file <file>', 'topic-focused crawl: the topic from a text or HTML file (example pages), saved')
     .option('--focus-threshold <x>', `a page is relevant from this cosine similarity to the topic on, saved (default ${defaults['focus-threshold']})`)

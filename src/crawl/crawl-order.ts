@@ -5,6 +5,7 @@ import { childStates } from '../order/children.js';
 import { joinCues, linkCues, splitCues } from '../order/cues.js';
 import { CueModel } from '../order/model.js';
 import { focusedPriority, priorityOf, PROMOTE, type LinkState, type Order } from '../order/priority.js';
+import { VALUE_DEFAULTS, type ValueParams } from '../order/link-value.js';
 import { yieldRelevance } from '../order/relevance.js';
 import { neighbourhood } from '../order/shark.js';
 import type { Topic } from '../focus/topic.js';
@@ -18,12 +19,15 @@ import { stem } from '../focus/terms.js';
  * words; without one both come from the yield of new external URLs.
  */
 export class CrawlOrder implements LinkOrder {
-  readonly model = new CueModel();
+  readonly model: CueModel;
 
   constructor(
     readonly order: Order,
     readonly topic: Topic | null = null,
-  ) {}
+    readonly value: ValueParams = VALUE_DEFAULTS,
+  ) {
+    this.model = new CueModel(value.prior ?? null);
+  }
 
   private cuesOf(url: string, anchor: string | null | undefined, cues: string | null | undefined): string[] {
     return cues ? splitCues(cues) : linkCues(url, anchor ?? '');
@@ -55,7 +59,7 @@ export class CrawlOrder implements LinkOrder {
   private priority(siteId: number, state: LinkState, sitePages: number): number {
     return this.topic
       ? focusedPriority(this.order, state, this.neighbourhood(siteId, state.cues))
-      : priorityOf(this.order, this.model, siteId, state, sitePages);
+      : priorityOf(this.order, this.model, siteId, state, sitePages, this.value);
   }
 
   children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[] {

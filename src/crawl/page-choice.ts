@@ -139,15 +139,19 @@ export class PageChoice {
   /** The sites as the policy sees them. */
   arms(): Arm[] {
     const { inFlight } = this.state;
-    return [...this.state.sites.values()].map((x) => ({
-      id: x.id,
-      pulls: x.pulls + (inFlight.has(x.id) ? 1 : 0),
-      rewardSum: x.rewardSum,
-      rewardMax: x.rewardMax,
-      rewards: this.state.rewards.get(x.id)!,
-      open: this.pending(x) && (this.waitForChoice || this.delayOf(x.id) <= 0),
-      group: x.group,
-    }));
+    return [...this.state.sites.values()].map((x) => {
+      const pending = this.pending(x);
+      return {
+        id: x.id,
+        pulls: x.pulls + (inFlight.has(x.id) ? 1 : 0),
+        rewardSum: x.rewardSum,
+        rewardMax: x.rewardMax,
+        rewards: this.state.rewards.get(x.id)!,
+        open: pending && (this.waitForChoice || this.delayOf(x.id) <= 0),
+        group: x.group,
+        next: pending ? this.pageFor(x.id)!.priority : undefined,
+      };
+    });
   }
 
   /** ms until the soonest site with a page left may be pulled; null: none has one. */

@@ -119,7 +119,7 @@ export class PageReader {
       const analysed = body
         ? await this.analyser.analyse({
             bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'],
-            indexText: s['index-text'] === 'yes', focus: this.o.focus,
+            indexText: s['index-text'] === 'yes', focus: this.o.focus, context: s.order === 'value',
           })
         : null;
       result = toPullResult(page, f, scope, s, analysed, this.params.get(page.siteId));

@@ -1,6 +1,7 @@
 import { mulberry32 } from '../bandit/random.js';
 import type { Policy } from '../bandit/policy.js';
 import type { Order } from '../order/priority.js';
+import type { ValueParams } from '../order/link-value.js';
 import { subGraph, type WebGraph } from './page-graph.js';
 import type { PageSet } from './references.js';
 import { references, type References } from './references.js';
@@ -14,7 +15,7 @@ import { replay } from './replay.js';
 export interface Method<P = unknown> {
   name: string;
   tune?: (train: WebGraph) => P;
-  make: (params: P | undefined) => { policy: Policy; order: Order };
+  make: (params: P | undefined) => { policy: Policy; order: Order; value?: ValueParams };
 }
 
 /** A method's distinct (site, external URL) pairs on a set of sites at N pages, and the references' on the same sites. */
@@ -71,8 +72,8 @@ export function measure<P>(
 ): Measured {
   const run = (sites: readonly number[], n: number, params: P | undefined): Measured => {
     const g = subGraph(web, (_, i) => sites.includes(i));
-    const { policy, order } = m.make(params);
-    const r = replay(g, { policy, order, budget: n, seed: 1 });
+    const { policy, order, value } = m.make(params);
+    const r = replay(g, { policy, order, value, budget: n, seed: 1 });
     const refs = cachedReferences(sets, sites, n);
     return { pairs: r.pairs.at(-1) ?? 0, bfsOracle: refs.bfsOracle, perfectPredictor: refs.perfectPredictor };
   };

@@ -67,6 +67,8 @@ export class ReplayStore implements SiteQueues {
   constructor(
     readonly web: WebGraph,
     private ordered: boolean,
+    /** the crawl reads each link's context (page-reader.ts: --order value): its stored cues, else its URL and anchor alone */
+    private context = false,
   ) {
     const k = web.sites.length;
     this.byNode = Array.from({ length: k + 1 }, () => new Map());
@@ -115,7 +117,7 @@ export class ReplayStore implements SiteQueues {
     if (!best) return undefined;
     const page: FrontierPage = { id: best.id, siteId, url: best.url, level: best.level };
     if (!this.ordered) return page;
-    return { ...page, anchor: best.anchor, state: this.state(best, best.level === 0 ? 1 : 0) };
+    return { ...page, priority: best.priority!, anchor: best.anchor, state: this.state(best, best.level === 0 ? 1 : 0) };
   }
 
   /** The order's columns as the store reads them (coalesced). */
@@ -212,8 +214,9 @@ export class ReplayStore implements SiteQueues {
       targets.push({ l, row });
     }
     const graph = this.site(site);
+    // The link's cues as the page reader gives them live: with context (URL, anchor, text before it, title, tag path) or none.
     const asked: OrderedLink[] = targets.map(({ l, row }) => ({
-      url: l.url ?? graph.pages[l.to]!.url, anchor: l.anchor, cues: undefined,
+      url: l.url ?? graph.pages[l.to]!.url, anchor: l.anchor, cues: this.context ? l.cues || undefined : undefined,
       known: row ? { cues: row.cues as string, cash: row.cash ?? 0, inherit: row.inherit ?? 0, dist: row.dist ?? 0, inlinks: row.inlinks ?? 0 } : null,
     }));
     const scored = order.children(page, reward, relevance, asked);

@@ -4,6 +4,7 @@ import { CrawlOrder } from '../crawl/crawl-order.js';
 import { CrawlState } from '../crawl/crawl-state.js';
 import { PageChoice } from '../crawl/page-choice.js';
 import type { Order } from '../order/priority.js';
+import type { ValueParams } from '../order/link-value.js';
 import { defaults, type Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
 import type { WebGraph } from './page-graph.js';
@@ -18,6 +19,8 @@ export interface ReplayOptions {
   /** the crawl's settings that decide which page comes next (default: beebot's defaults) */
   maxLevel?: number;
   deadEndAfter?: number | null;
+  /** --order value's constants (default: link-value.ts VALUE_DEFAULTS) */
+  value?: ValueParams;
 }
 
 export interface ReplayResult {
@@ -41,13 +44,13 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
     ...defaults, budget: o.budget, order: o.order, seed: o.seed ?? defaults.seed, 'max-level': maxLevel,
     'dead-end-after': o.deadEndAfter === undefined ? defaults['dead-end-after'] : o.deadEndAfter, 'max-pages-per-site': null, concurrency: 1,
   };
-  const order = s.order === 'bfs' ? null : new CrawlOrder(s.order);
+  const order = s.order === 'bfs' ? null : new CrawlOrder(s.order, null, o.value);
   const sites: Site[] = web.sites.map((x, i) => ({
     id: i + 1, url: x.pages[0]!.url, name: x.host, short: x.host, group: x.group, unavailable: null, failures: 0, pulls: 0, rewardSum: 0, rewardMax: 0, deepest: null,
     scope: null, include: null, exclude: null, sitemaps: null, sitemapsRead: null,
   }));
   const state = new CrawlState(sites, s, order);
-  const store = new ReplayStore(web, order !== null);
+  const store = new ReplayStore(web, order !== null, s.order === 'value');
   const choice = new PageChoice(store, s, state, () => 0, true);
   choice.scoreUnscored();
   const out: ReplayResult = { pulls: [], pairs: [], urls: [], hosts: [] };

@@ -14,10 +14,31 @@ export interface CueStats {
 /** How many pages of evidence weigh as much as the prior. */
 const K = 3;
 
+/**
+ * What cues paid on other sites, learned before the crawl (offline, from page graphs: harvest's
+ * cue-prior.ts): per cue, pages and new external URLs, and the mean per page over all of them.
+ * A cue's lift (its smoothed mean over the overall mean) scales a site's own mean: "changelog"
+ * predicts many times a site's mean before the site has shown any changelog.
+ */
+export interface CuePrior {
+  mean: number;
+  cues: ReadonlyMap<string, CueStats>;
+}
+
 export class CueModel {
   private sites = new Map<number, Map<string, CueStats>>();
   private all = new Map<string, CueStats>();
   private siteTotals = new Map<number, CueStats>();
+
+  constructor(private prior: CuePrior | null = null) {}
+
+  /** The offline prior's lift of a cue (1: no prior, or a cue it has not seen). */
+  private lift(c: string): number {
+    const P = this.prior;
+    const s = P?.cues.get(c);
+    if (!P || !s || P.mean <= 0) return 1;
+    return (s.sum + K * P.mean) / (s.n + K) / P.mean;
+  }
 
   /** A fetched page of `siteId` with these cues gave `reward`. */
   learn(siteId: number, cues: readonly string[], reward: number): void {
@@ -48,6 +69,11 @@ export class CueModel {
     return this.siteTotals.get(siteId)?.n ?? 0;
   }
 
+  /** Fetched pages of the site that had this cue (0: a cue the site has not tried). */
+  siteCount(siteId: number, cue: string): number {
+    return this.sites.get(siteId)?.get(cue)?.n ?? 0;
+  }
+
   /** Predicted new external URLs of a page reached by a link with these cues. */
   predict(siteId: number, cues: readonly string[]): number {
     const siteMean = this.siteMean(siteId);
@@ -55,7 +81,8 @@ export class CueModel {
     let best = siteMean;
     for (const c of cues) {
       const g = this.all.get(c);
-      const prior = g ? (g.sum + K * siteMean) / (g.n + K) : siteMean;
+      const base = siteMean * this.lift(c);
+      const prior = g ? (g.sum + K * base) / (g.n + K) : base;
       const s = site?.get(c);
       const p = s ? (s.sum + K * prior) / (s.n + K) : prior;
       if (p > best) best = p;

@@ -1,4 +1,5 @@
 import type { CueModel } from './model.js';
+import { linkValue, VALUE_DEFAULTS, type ValueParams } from './link-value.js';
 import { neighbourhood, potential } from './shark.js';
 import { beyondCutoff } from './tunnel.js';
 import { isTemplate } from './template.js';
@@ -9,7 +10,7 @@ import { isTemplate } from './template.js';
  * `npm run bench:order` can measure them on the same crawler: the learned prediction alone,
  * Shark-Search's potential, and OTIE cash.
  */
-export const ORDERS = ['bfs', 'best-first', 'plain', 'shark-search', 'otie'] as const;
+export const ORDERS = ['bfs', 'best-first', 'plain', 'shark-search', 'otie', 'value'] as const;
 export type Order = (typeof ORDERS)[number];
 
 /** What a queued page carries for ordering (columns of `pages`, see store/priorities.ts). */
@@ -42,13 +43,15 @@ export const PROMOTE = 2;
 /** Priority of a start page: before everything. */
 export const START = Number.MAX_VALUE;
 
-export function priorityOf(order: Order, model: CueModel, siteId: number, link: LinkState, sitePages: number): number {
+export function priorityOf(order: Order, model: CueModel, siteId: number, link: LinkState, sitePages: number, value: ValueParams = VALUE_DEFAULTS): number {
   const mean = model.siteMean(siteId);
   switch (order) {
     case 'bfs':
       return 0;
     case 'plain':
       return model.predict(siteId, link.cues);
+    case 'value':
+      return linkValue(model, siteId, link.cues, value);
     case 'shark-search':
       return potential(link.inherit, neighbourhood(model.predict(siteId, link.cues), mean));
     case 'otie':
@@ -73,6 +76,7 @@ export function focusedPriority(order: Order, link: LinkState, neigh: number): n
     case 'bfs':
       return 0;
     case 'plain':
+    case 'value':
       return neigh;
     case 'shark-search':
       return potential(link.inherit, neigh);

@@ -79,6 +79,8 @@ export interface AnalyseJob {
   indexText?: boolean;
   /** topic-focused crawls: each link's context and the page's term counts */
   focus?: boolean;
+  /** each link's context alone (its tag path, the text before it, the page's title): orders that learn from it (--order value) */
+  context?: boolean;
 }
 
 /** A page refused by the parser's limits (extract.ts): why, stored as the page's error. */
@@ -88,7 +90,7 @@ export interface Unparsed {
 
 export function analyseJob(job: AnalyseJob): PageLinks | Unparsed {
   try {
-    return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, context: job.focus, terms: job.focus });
+    return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, context: job.focus || job.context, terms: job.focus });
   } catch (err) {
     if (err instanceof MarkupLimit) return { unparsed: err.message };
     throw err;

@@ -21,6 +21,8 @@ export interface FrontierPage {
   /** anchor text of the link that queued it, and what the order keeps with it (ordered crawls only) */
   anchor?: string | null;
   state?: OrderState;
+  /** its priority (ordered crawls only): with --order value, its predicted new external URLs */
+  priority?: number;
 }
 
 /**
@@ -46,7 +48,7 @@ export class Frontier {
     const free = shared ? `AND NOT EXISTS (SELECT 1 FROM page_leases l WHERE l.page_id = pages.id AND l.expires_at > ${NOW})` : '';
     this.next = db.prepare(
       ordered
-        ? `SELECT id, site_id AS siteId, url, level, ${tried}, anchor, coalesce(cues, '') AS cues,
+        ? `SELECT id, site_id AS siteId, url, level, priority, ${tried}, anchor, coalesce(cues, '') AS cues,
              coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash, coalesce(inherit, 0) AS inherit,
              coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks FROM pages
            WHERE site_id = ? AND status = 'queued' AND priority IS NOT NULL AND level <= ? ${due} ${free} ORDER BY priority DESC, level, id LIMIT 1`

@@ -41,7 +41,7 @@ export interface Settings {
   'index-text': 'yes' | 'no'; // keep fetched pages' text in the full-text index (beebot search)
   budget: number | null; // total pages for this database; null = until every site is exhausted
   policy: PolicyName;
-  order: 'bfs' | 'best-first' | 'plain' | 'shark-search' | 'otie'; // inside a site (src/order/priority.ts)
+  order: 'bfs' | 'best-first' | 'plain' | 'shark-search' | 'otie' | 'value'; // inside a site (src/order/priority.ts)
   focus: string | null; // topic-focused crawl: the topic's words or example text (src/focus); null = none
   'focus-threshold': number; // a page is relevant to the topic from this cosine similarity on
   reward: RewardMode; // what a pull's reward counts: new external URLs, new outside hosts or (page, URL) pairs
@@ -168,7 +168,7 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'index-text': oneOf('yes', 'no'),
   budget: (key, v) => (v === 'none' ? null : int(1)(key, v)),
   policy: oneOf(...policyNames),
-  order: oneOf('bfs', 'best-first', 'plain', 'shark-search', 'otie'),
+  order: oneOf('bfs', 'best-first', 'plain', 'shark-search', 'otie', 'value'),
   focus: (key, v) => (v.trim() === 'none' ? null : text(key, v)),
   'focus-threshold': (key, v) => {
     const n = positive(key, v);

@@ -1,0 +1,34 @@
+import type { CueModel, CuePrior } from './model.js';
+
+/**
+ * `--order value`: a link's worth as the predicted number of new external URLs its page will
+ * bring (the cue model: its URL words, anchor, the text before it, the linking page's title and
+ * its block, the tag path, each learned per site over a prior from the other sites), plus
+ * optimism for a block the site has not tried yet: links of the same list of the same template
+ * pay alike, so one pull of a new block says what the whole block is worth (SB-CLASSIFIER's
+ * groups, with an optimistic index instead of a sleeping bandit). The value is in the same unit
+ * on every site, so one scheduler can compare the next pages of all sites (bandit/pages.ts).
+ * Pure.
+ */
+export interface ValueParams {
+  /** optimism for an untried block, as a multiple of the site's mean yield, shrinking as 1/sqrt(1 + pulls of the block) */
+  explore: number;
+  /** kinds of cue left out (u, a, c, h, p: cues.ts), to measure what each earns */
+  drop?: readonly string[];
+  /** what cues paid on other sites, learned offline (model.ts CuePrior) */
+  prior?: CuePrior | null;
+}
+
+/** explore 0: measured leave-sites-out on the replay web (README), optimism for untried blocks lost at every budget tried; the site scheduler explores enough. */
+export const VALUE_DEFAULTS: ValueParams = { explore: 0 };
+
+/** The tag path cue of a link (its block), or undefined when the page was read without context. */
+export const blockOf = (cues: readonly string[]): string | undefined => cues.find((c) => c.startsWith('p:'));
+
+export function linkValue(model: CueModel, siteId: number, all: readonly string[], p: ValueParams = VALUE_DEFAULTS): number {
+  const cues = p.drop?.length ? all.filter((c) => !p.drop!.includes(c.slice(0, c.indexOf(':')))) : all;
+  const predicted = model.predict(siteId, cues);
+  const block = blockOf(cues);
+  const tried = block === undefined ? model.sitePages(siteId) : model.siteCount(siteId, block);
+  return predicted + (p.explore * model.siteMean(siteId)) / Math.sqrt(1 + tried);
+}

@@ -1,0 +1,136 @@
+// --order value (src/order/link-value.ts) on hand-made pages, the pages policy on hand-made arms,
+// and the two together on a hand-made page graph: which page each pull takes.
+import { describe, expect, it } from 'vitest';
+import { pages } from '../src/bandit/pages.js';
+import type { Arm } from '../src/bandit/policy.js';
+import type { GraphPage, WebGraph } from '../src/harvest/page-graph.js';
+import { replay } from '../src/harvest/replay.js';
+import { linkCues } from '../src/order/cues.js';
+import { blockOf, linkValue } from '../src/order/link-value.js';
+import { CueModel } from '../src/order/model.js';
+import { cuePrior } from '../src/harvest/cue-prior.js';
+import { priorityOf } from '../src/order/priority.js';
+
+const cues = (url: string, anchor: string, path: string) => linkCues(url, anchor, { path });
+
+describe('link value', () => {
+  // Site 1 fetched its start page (2 new URLs) and two pages of its "ul.changes>li" block (12, 6).
+  const model = new CueModel();
+  model.learn(1, [], 2);
+  model.learn(1, cues('http://s/changes/v1.html', 'v1', 'ul.changes>li'), 12);
+  model.learn(1, cues('http://s/changes/v2.html', 'v2', 'ul.changes>li'), 6);
+  const sibling = cues('http://s/changes/v3.html', 'v3', 'ul.changes>li');
+  const other = cues('http://s/guide/intro.html', 'intro', 'div.toc>li');
+
+  it('is the cue model\'s prediction: a sibling of a paying block is worth its smoothed mean', () => {
+    // site mean (2+12+6)/3 = 20/3; cross-site prior of p:ul.changes>li = (18 + 3·20/3)/(2+3) = 38/5;
+    // per site: (18 + 3·38/5)/(2+3) = 204/25
+    expect(blockOf(sibling)).toBe('p:ul.changes>li');
+    expect(linkValue(model, 1, sibling, { explore: 0 })).toBeCloseTo(204 / 25, 10);
+    // a link of a block never tried: the site mean
+    expect(linkValue(model, 1, other, { explore: 0 })).toBeCloseTo(20 / 3, 10);
+  });
+
+  it('adds optimism for an untried block, shrinking with the block\'s pulls', () => {
+    expect(linkValue(model, 1, other, { explore: 1 })).toBeCloseTo(20 / 3 + 20 / 3, 10);
+    expect(linkValue(model, 1, sibling, { explore: 1 })).toBeCloseTo(204 / 25 + 20 / 3 / Math.sqrt(3), 10);
+  });
+
+  it('leaves out the kinds of cue it is told to (ablation)', () => {
+    // without the block and URL words, the sibling only has its anchor "v3", never seen: the site mean
+    expect(linkValue(model, 1, sibling, { explore: 0, drop: ['p', 'u'] })).toBeCloseTo(20 / 3, 10);
+  });
+
+  it('is the priority of --order value, in the same unit on every site', () => {
+    const link = { cues: sibling, cash: 0, inherit: 0, dist: 0, inlinks: 0 };
+    expect(priorityOf('value', model, 1, link, 3)).toBeCloseTo(204 / 25, 10);
+    // a site that fetched nothing yet: a block with no pulls anywhere predicts 0
+    expect(priorityOf('value', model, 2, { ...link, cues: other }, 0)).toBe(0);
+  });
+});
+
+const arm = (id: number, pulls: number, next: number | undefined, open = true): Arm => ({ id, pulls, rewardSum: 0, rewardMax: 0, rewards: [], open, group: null, next });
+
+describe('pages policy', () => {
+  const pick = (arms: Arm[]) => pages()({ arms, history: [], budget: null, random: () => 0 });
+  it('takes the open site whose next page is worth most', () => {
+    expect(pick([arm(1, 5, 2), arm(2, 9, 7), arm(3, 0, 50, false)])).toBe(2);
+  });
+  it('ties to the fewest pulls, then the lowest id; none open: null', () => {
+    expect(pick([arm(1, 5, 3), arm(2, 4, 3), arm(3, 4, 3)])).toBe(2);
+    expect(pick([arm(1, 5, undefined), arm(2, 4, undefined)])).toBe(2);
+    expect(pick([arm(1, 0, 1, false)])).toBeNull();
+  });
+});
+
+const page = (url: string, level: number, ext: number[], links: [number, string, string][]): GraphPage => ({
+  url, level, status: 'done', http: 200, ext, links: links.map(([to, anchor, path]) => ({ to, anchor, cues: `p:${path}` })),
+});
+
+describe('the pages scheduler with --order value on a hand-made graph', () => {
+  // Site a: its start page links a "ul.rel" block (r1 pays 3, r2 pays 3) and a "div.toc" block
+  // (t1, t2 pay 0). Site b: its start page pays 1 and links one page paying 1.
+  const web: WebGraph = {
+    source: 'hand-made', maxLevel: 5,
+    urls: Array.from({ length: 10 }, (_, i) => `x.test/${i}`), urlHost: Array(10).fill(0), hosts: ['x.test'],
+    sites: [
+      {
+        host: 'a.test', group: null, pages: [
+          page('http://a.test/', 0, [0], [[1, 't1', 'div.toc'], [2, 'r1', 'ul.rel'], [3, 't2', 'div.toc'], [4, 'r2', 'ul.rel']]),
+          page('http://a.test/t1', 1, [], []),
+          page('http://a.test/r1', 1, [1, 2, 3], []),
+          page('http://a.test/t2', 1, [], []),
+          page('http://a.test/r2', 1, [4, 5, 6], []),
+        ],
+      },
+      {
+        host: 'b.test', group: null, pages: [
+          page('http://b.test/', 0, [7], [[1, 'more', 'div.nav']]),
+          page('http://b.test/more', 1, [8], []),
+        ],
+      },
+    ],
+  };
+
+  it('spends each pull on the page predicted best across sites, following the block that paid', () => {
+    const r = replay(web, { policy: pages(), order: 'value', value: { explore: 0 }, budget: null });
+    // Start pages first (a, then b: a tie goes to the lower id); then a's links and b's link all
+    // predict their site's mean 1: a tie, a's first-discovered t1 goes and pays 0, so a's mean
+    // falls to 1/2 and b's more (1) goes next; then r1 (a's mean, tie with t2, discovered first)
+    // pays 3, and its block's sibling r2 is worth more than t2, discovered before it.
+    expect(r.pulls.map((p) => [p.site, p.node, p.urls])).toEqual([[1, 0, 1], [2, 0, 1], [1, 1, 0], [2, 1, 1], [1, 2, 3], [1, 4, 3], [1, 3, 0]]);
+  });
+});
+
+describe('cue prior learned offline', () => {
+  // One training site: its start page links "changes" (pays 4) and "intro" (pays 0, and repeats the start page's URL).
+  const train: WebGraph = {
+    source: 'hand-made', maxLevel: 5,
+    urls: ['x/0', 'x/1', 'x/2', 'x/3', 'x/4'], urlHost: [0, 0, 0, 0, 0], hosts: ['x'],
+    sites: [{
+      host: 't.test', group: null, pages: [
+        { url: 'http://t.test/', level: 0, status: 'done', http: 200, ext: [0], links: [{ to: 1, anchor: 'Changes', cues: '' }, { to: 2, anchor: 'Intro', cues: '' }] },
+        { url: 'http://t.test/changes.html', level: 1, status: 'done', http: 200, ext: [1, 2, 3, 4], links: [{ to: 2, anchor: 'again', cues: '' }] },
+        { url: 'http://t.test/intro.html', level: 1, status: 'done', http: 200, ext: [0], links: [] },
+      ],
+    }],
+  };
+
+  it('counts each page once, under the cues of the first link to it, its reward new to the site', () => {
+    const p = cuePrior(train);
+    expect(p.mean).toBe(2); // (4 + 0) / 2 pages (the start page has no link to it)
+    expect(p.cues.get('a:changes')).toEqual({ n: 1, sum: 4 });
+    expect(p.cues.get('u:changes')).toEqual({ n: 1, sum: 4 });
+    expect(p.cues.get('a:intro')).toEqual({ n: 1, sum: 0 });
+    expect(p.cues.has('a:again')).toBe(false);
+  });
+
+  it('scales a new site\'s own mean by the cue\'s smoothed lift', () => {
+    const model = new CueModel(cuePrior(train));
+    model.learn(7, [], 3); // the new site's start page paid 3
+    // lift of a:changes = ((4 + 3·2) / (1 + 3)) / 2 = 5/4; the best cue wins
+    expect(model.predict(7, ['a:changes', 'a:intro'])).toBeCloseTo(3 * 1.25, 10);
+    // a:intro's lift ((0 + 6) / 4) / 2 = 3/4 is below the site mean: the mean stands
+    expect(model.predict(7, ['a:intro'])).toBe(3);
+  });
+});
