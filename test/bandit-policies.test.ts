@@ -259,7 +259,7 @@ describe('thompson (Gamma-Poisson)', () => {
 
 describe('registry', () => {
   it('knows every policy, describes each with its defaults, and rejects bad names and parameters', () => {
-    expect([...policyNames]).toEqual(['trivial', 'gittins', 'ucb1', 'round-robin', 'auto', 'kl-ucb', 'thompson', 'ucb1-tuned', 'sw-ucb', 'rr-ucb']);
+    expect([...policyNames]).toEqual(['trivial', 'gittins', 'ucb1', 'round-robin', 'auto', 'kl-ucb', 'thompson', 'ucb1-tuned', 'sw-ucb', 'rr-ucb', 'pages']);
     expect(describePolicy('gittins')).toContain('step=10');
     expect(describePolicy('trivial')).toContain('explore=round(N/K)');
     expect(describeDefaults()).toHaveLength(Object.keys(DEFAULTS).length);

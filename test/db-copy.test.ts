@@ -220,7 +220,7 @@ describe('beebot db copy', () => {
 
     const missing = await run(['db', 'copy', join(tmp.dir, 'no-such.db'), join(tmp.dir, 'never.db')]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^beebot: cannot open database .*no-such\.db\n$/);
+    expect(missing.stderr).toMatch(/^beebot: no database here: .*no-such\.db.*\n$/);
     expect(existsSync(join(tmp.dir, 'never.db'))).toBe(false);
     const notThere = await run(['db', 'copy', join(tmp.dir, 'no-such.db'), pgUrl('fresh')]);
     expect(notThere.code).toBe(1);

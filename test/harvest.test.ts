@@ -88,7 +88,7 @@ describe('reward modes on hand-made pages', () => {
     ]);
     // what the user counts, in the summary and in status
     expect(r.stdout).toMatch(/reward: urls/);
-    expect(r.stdout).toMatch(/new to their site: 5 external URLs, 4 outside hosts; new \(page, URL\) pairs: 9/);
+    expect(r.stdout).toMatch(/new to their site: 5 external URLs, 4 outside hosts; new \(page, external URL\) pairs: 9/);
     expect(r.stdout).toMatch(/5 distinct external URLs, 4 outside hosts/);
     const st = JSON.parse((await beebot(['status', '--json'], { db })).stdout);
     expect(st.reward).toBe('urls');
