@@ -69,13 +69,19 @@ function priority(schedule: ScheduleName | 'optimal', o: PlanOptions, cands: rea
     case 'change-rate': {
       // visits in proportion to the rate: the expected number of changes since the last check.
       // No rate is 0 (change-rate.ts), so a page's priority grows with its wait and none starves.
+      // Expected changes within a factor of RATE_BAND count as equal, so the page checked longest
+      // ago goes first: the estimate is not finer than that, and milliseconds of timing noise
+      // must not reorder pages of the same history.
       const prior = priorInterval(cands.map((c) => c.history), PRIOR_FALLBACK_MS);
-      return (c) => changeRate(c.history, prior) * waited(c);
+      return (c) => Math.floor(Math.log(changeRate(c.history, prior) * waited(c)) / Math.log(RATE_BAND));
     }
     case 'optimal':
       return (c) => (o.frequencies?.get(c.id) ?? 0) * waited(c);
   }
 }
+
+/** Expected numbers of changes closer than this factor are one priority (change-rate). */
+const RATE_BAND = 1.25;
 
 /** The prior's interval before any page was re-checked: one day (every page shares it, so only the waits order them). */
 const PRIOR_FALLBACK_MS = 86_400_000;
