@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { HeaderFacts } from '../store/pull-record.js';
@@ -136,39 +137,24 @@ export async function httpGet(
     res.body.destroy();
     throw new FetchError('too-large', `Content-Length ${contentLength} exceeds ${cap} bytes`);
   }
-  let raw: Buffer;
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    raw = await readBody(res.body, contentLength, cap, truncate);
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      chunks.push(chunk as Buffer);
+      if (size > cap) {
+        res.body.destroy();
+        if (truncate) break;
+        throw new FetchError('too-large', `body exceeds ${cap} bytes`);
+      }
+    }
   } catch (err) {
     throw toFetchError(err, signal);
   }
-  const body = await decompress(raw, header('content-encoding'), truncate ? o.maxBytes : cap);
+  const body = await decompress(Buffer.concat(chunks, size), header('content-encoding'), truncate ? o.maxBytes : cap);
   out.body = truncate ? body.subarray(0, cap) : body;
   return out;
-}
-
-/**
- * The body, at most `cap` bytes plus the chunk that crossed it (truncate: cut there; else
- * too-large). Held once: into a buffer of the announced length when there is one, else as chunks
- * joined at the end (a chunk list and its joined copy side by side cost twice the body).
- */
-async function readBody(body: Dispatcher.ResponseData['body'], announced: number | null, cap: number, truncate: boolean): Promise<Buffer> {
-  const into = announced !== null && announced <= cap ? Buffer.allocUnsafe(announced) : null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    if (into && size + chunk.length <= into.length) into.set(chunk, size);
-    else chunks.push(chunk);
-    size += chunk.length;
-    if (size > cap) {
-      body.destroy();
-      if (truncate) break;
-      throw new FetchError('too-large', `body exceeds ${cap} bytes`);
-    }
-  }
-  if (into && chunks.length === 0) return into.subarray(0, size);
-  if (into) chunks.unshift(into.subarray(0, size - chunks.reduce((n, c) => n + c.length, 0)));
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
 /** Retry-After: delay-seconds or an HTTP date (RFC 9110 10.2.3). */
@@ -179,13 +165,10 @@ export function parseRetryAfter(v: string | null, now = Date.now()): number | nu
   return Number.isNaN(t) ? null : Math.max(0, t - now);
 }
 
-// Synchronous, on this thread: the async forms run on libuv's thread pool, where glibc gives each
-// thread its own malloc arena, and the arenas' freed pages stay resident (about 50 MB of peak RSS
-// in a crawl of the hostile web). One body is at most max-bytes of output: milliseconds.
-const gunzip = async (b: Buffer, o: zlib.ZlibOptions) => zlib.gunzipSync(b, o);
-const inflate = async (b: Buffer, o: zlib.ZlibOptions) => zlib.inflateSync(b, o);
-const inflateRaw = async (b: Buffer, o: zlib.ZlibOptions) => zlib.inflateRawSync(b, o);
-const brotli = async (b: Buffer, o: zlib.BrotliOptions) => zlib.brotliDecompressSync(b, o);
+const gunzip = promisify(zlib.gunzip);
+const inflate = promisify(zlib.inflate);
+const inflateRaw = promisify(zlib.inflateRaw);
+const brotli = promisify(zlib.brotliDecompress);
 
 async function decompress(raw: Buffer, encoding: string | null, maxBytes: number): Promise<Buffer> {
   const enc = (encoding ?? '').trim().toLowerCase();

@@ -35,8 +35,7 @@ export interface ExtractOptions {
   /** Anchor texts are cut to this many characters. */
   maxText?: number;
   /**
-   * `html` holds UTF-8 bytes one per character (`buffer.latin1Slice()`), not decoded text; or
-   * is the Buffer itself, read a slice at a time (the page is never one string).
+   * `html` holds UTF-8 bytes one per character (`buffer.latin1Slice()`), not decoded text.
    * Decoding a whole page to UTF-16 cost as much as a third of tokenizing it, and every byte
    * the tokenizer acts on is ASCII, which UTF-8 leaves as it is. So the page is tokenized as
    * bytes, and only what is kept (hrefs, anchor texts, a few attributes) is decoded: UTF-8
@@ -83,7 +82,7 @@ const AROUND = 60;
  * Collect a[href], area[href], frame[src], iframe[src] in document order, the first <base href>
  * and the first <meta http-equiv=refresh> target, in one streaming pass (no DOM).
  */
-export function extractLinks(html: string | Buffer, opts: ExtractOptions = {}): Extracted {
+export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted {
   const maxText = opts.maxText ?? 300;
   const bytes = opts.utf8Bytes ?? false;
   // What the tokenizer gives, as text: identity when it decoded the page itself.
@@ -202,7 +201,7 @@ export function extractLinks(html: string | Buffer, opts: ExtractOptions = {}): 
   const t0 = performance.now();
   const budget = opts.budgetMs ?? PARSE_BUDGET_MS;
   for (let at = 0; at < html.length; at += SLICE) {
-    parser.write(typeof html === 'string' ? html.slice(at, at + SLICE) : html.toString('latin1', at, Math.min(at + SLICE, html.length)));
+    parser.write(html.slice(at, at + SLICE));
     if (performance.now() - t0 > budget) throw new MarkupLimit(`parse-timeout: markup took more than ${budget} ms to parse`);
   }
   parser.end();
