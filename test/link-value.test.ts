@@ -6,7 +6,10 @@ import type { Arm } from '../src/bandit/policy.js';
 import type { GraphPage, WebGraph } from '../src/harvest/page-graph.js';
 import { replay } from '../src/harvest/replay.js';
 import { linkCues } from '../src/order/cues.js';
-import { blockOf, linkValue } from '../src/order/link-value.js';
+import { blockOf, linkValue, VALUE_DEFAULTS } from '../src/order/link-value.js';
+import { priorFromFile, priorToFile } from '../src/order/cue-prior-file.js';
+import { shippedPrior } from '../src/crawl/shipped-prior.js';
+import { CrawlOrder } from '../src/crawl/crawl-order.js';
 import { CueModel } from '../src/order/model.js';
 import { cuePrior } from '../src/harvest/cue-prior.js';
 import { priorityOf } from '../src/order/priority.js';
@@ -132,5 +135,29 @@ describe('cue prior learned offline', () => {
     expect(model.predict(7, ['a:changes', 'a:intro'])).toBeCloseTo(3 * 1.25, 10);
     // a:intro's lift ((0 + 6) / 4) / 2 = 3/4 is below the site mean: the mean stands
     expect(model.predict(7, ['a:intro'])).toBe(3);
+  });
+
+  it('keeps only the kinds of cue asked for', () => {
+    expect([...cuePrior(train, ['a']).cues.keys()].sort()).toEqual(['a:changes', 'a:intro']);
+  });
+
+  it('goes to a file and back unchanged; a file that is not one says what is wrong', () => {
+    const p = cuePrior(train);
+    const back = priorFromFile(JSON.stringify(priorToFile(p, 'test')));
+    expect(back.mean).toBe(p.mean);
+    expect(new Map([...back.cues].sort())).toEqual(new Map([...p.cues].sort()));
+    expect(() => priorFromFile('{"cues":{}}')).toThrow('not a cue prior (no mean or cues)');
+    expect(() => priorFromFile('{"mean":1,"cues":{"a:x":[1]}}')).toThrow('not a cue prior (cue "a:x")');
+  });
+});
+
+describe('the shipped cue prior (data/cue-prior.json)', () => {
+  it('holds only the kinds --order value reads, and a live crawl\'s value order uses it', () => {
+    const p = shippedPrior();
+    expect(p.mean).toBeGreaterThan(0);
+    const kinds = new Set([...p.cues.keys()].map((c) => c.slice(0, c.indexOf(':'))));
+    expect([...kinds].sort()).toEqual(['a', 'c', 'h', 'p', 'u'].filter((k) => !VALUE_DEFAULTS.drop!.includes(k)));
+    expect(new CrawlOrder('value').value.prior).toBe(p);
+    expect(new CrawlOrder('best-first').value.prior).toBeUndefined();
   });
 });

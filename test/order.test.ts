@@ -9,6 +9,7 @@ import { splitCash } from '../src/order/cash.js';
 import { childStates, FLOOR } from '../src/order/children.js';
 import { linkCues, MAX_CUES } from '../src/order/cues.js';
 import { CueModel } from '../src/order/model.js';
+import { migrations } from '../src/db/migrations.js';
 import { priorityOf, PROMOTE, type LinkState } from '../src/order/priority.js';
 import { RELEVANT, yieldRelevance } from '../src/order/relevance.js';
 import { DECAY, inherited, neighbourhood, potential } from '../src/order/shark.js';
@@ -211,13 +212,30 @@ describe('--order best-first', () => {
     expect(await paths('best-first')).toBe(0);
   });
 
-  it.each<[string, string | undefined]>([['best-first', undefined], ['otie', undefined], ['shark-search', undefined], ['value', 'pages']])('resumes exactly (%s): a crawl stopped every few pages continues in the same order', async (name, policy) => {
-    const by = policy ? ['--policy', policy] : [];
-    const whole = await crawlOrder(`whole-${name}`, '--order', name, ...by);
+  it('the default is --order value under the pages scheduler; any other order keeps rr-ucb; a database crawled before keeps bfs', async () => {
+    const get = async (db: string, key: string) => JSON.parse((await beebot(['config', 'get', key, '--json'], { db })).stdout) as string;
+    const fresh = join(tmp.dir, 'defaults.db');
+    await beebot(['seeds', 'add', `http://site.test:${port}/`], { db: fresh });
+    expect([await get(fresh, 'order'), await get(fresh, 'policy')]).toEqual(['value', 'pages']);
+    expect((await beebot(['config', 'set', 'order', 'best-first'], { db: fresh })).code).toBe(0);
+    expect([await get(fresh, 'order'), await get(fresh, 'policy')]).toEqual(['best-first', 'rr-ucb']);
+    // As an older beebot left a crawled database: no order saved, the last step not applied.
+    const { db } = await crawlOrder('before-value', '--budget', '3');
+    const d = new Database(db);
+    d.prepare("DELETE FROM settings WHERE key = 'order'").run();
+    d.pragma(`user_version = ${migrations.length - 1}`);
+    d.close();
+    expect([await get(db, 'order'), await get(db, 'policy')]).toEqual(['bfs', 'rr-ucb']);
+  });
+
+  // 'default': no --order or --policy at all (value with the shipped cue prior, the pages scheduler)
+  it.each<[string, string | undefined]>([['best-first', undefined], ['otie', undefined], ['shark-search', undefined], ['value', 'pages'], ['default', undefined]])('resumes exactly (%s): a crawl stopped every few pages continues in the same order', async (name, policy) => {
+    const by = [...(name === 'default' ? [] : ['--order', name]), ...(policy ? ['--policy', policy] : [])];
+    const whole = await crawlOrder(`whole-${name}`, ...by);
     const db = join(tmp.dir, `steps-${name}.db`);
     await beebot(['seeds', 'add', `http://site.test:${port}/`], { db });
     for (let n = 1; n <= whole.order.length; n += 4) {
-      const r = await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--max-level', '3', '--order', name, ...by, '--budget', String(n), '--resolve', `site.test:${port}:127.0.0.1`], { db });
+      const r = await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--max-level', '3', ...by, '--budget', String(n), '--resolve', `site.test:${port}:127.0.0.1`], { db });
       expect(r.code, r.stderr).toBe(0);
     }
     await beebot(['crawl', '--delay', '0', '--concurrency', '1', '--max-level', '3', '--budget', 'none', '--resolve', `site.test:${port}:127.0.0.1`], { db });

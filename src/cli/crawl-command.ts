@@ -10,7 +10,7 @@ import { policyFromSettings } from './policy-from-settings.js';
 import { policyNames } from '../bandit/registry.js';
 import { crawl, type CrawlSummary } from '../crawl/crawler.js';
 import { refresh } from '../refresh/full-pass.js';
-import { defaults, parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
+import { BANDIT_DEFAULT, defaults, parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { siteCount } from '../store/sites.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter } from './progress.js';
@@ -43,7 +43,7 @@ export function crawlCommand(): Command {
   return new Command('crawl')
     .description('crawl the sites breadth-first until the budget is spent or every site is exhausted; Ctrl-C stops, a rerun resumes')
     .option('--budget <pages>', "total pages for this database, saved ('none' = until every site is exhausted)")
-    .addOption(new Option('--policy <name>', `site scheduler, saved (default ${defaults.policy})`).choices([...policyNames]))
+    .addOption(new Option('--policy <name>', `site scheduler, saved (default ${defaults.policy} with --order value, ${BANDIT_DEFAULT} with any other order)`).choices([...policyNames]))
     .addOption(new Option('--order <order>', `inside a site: bfs (breadth-first) or best-first (the page of highest predicted yield first, learned from the crawl); value (each link's predicted new external URLs, for --policy pages); plain, shark-search and otie are the focused-crawling article's baselines, for comparison; saved (default ${defaults.order})`).choices([...ORDERS]))
     .option('--focus <terms>', "topic-focused crawl: the topic's words (a TF-IDF vector); pages are scored by their similarity to it, saved ('none' ends it)")
     .option('--focus-file <file>', 'topic-focused crawl: the topic from a text or HTML file (example pages), saved')

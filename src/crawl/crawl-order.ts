@@ -6,6 +6,7 @@ import { joinCues, linkCues, splitCues } from '../order/cues.js';
 import { CueModel } from '../order/model.js';
 import { focusedPriority, priorityOf, PROMOTE, type LinkState, type Order } from '../order/priority.js';
 import { VALUE_DEFAULTS, type ValueParams } from '../order/link-value.js';
+import { shippedValue } from './shipped-prior.js';
 import { yieldRelevance } from '../order/relevance.js';
 import { neighbourhood } from '../order/shark.js';
 import type { Topic } from '../focus/topic.js';
@@ -24,7 +25,7 @@ export class CrawlOrder implements LinkOrder {
   constructor(
     readonly order: Order,
     readonly topic: Topic | null = null,
-    readonly value: ValueParams = VALUE_DEFAULTS,
+    readonly value: ValueParams = order === 'value' ? shippedValue() : VALUE_DEFAULTS,
   ) {
     this.model = new CueModel(value.prior ?? null);
   }

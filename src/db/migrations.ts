@@ -409,4 +409,11 @@ export const migrations: string[] = [
   ALTER TABLE sites ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE sites ADD COLUMN unavailable_at INTEGER;
   `,
+  // The default order became value (with the pages scheduler). A database with fetched pages was
+  // crawled breadth-first under rr-ucb: it keeps that order, so a resumed crawl goes on as it began.
+  `
+  INSERT INTO settings (key, value)
+    SELECT 'order', 'bfs' WHERE EXISTS (SELECT 1 FROM fetches)
+    ON CONFLICT (key) DO NOTHING;
+  `,
 ];

@@ -8,7 +8,7 @@ import { contentOf, type WebGraph } from './page-graph.js';
  * learned under the cues of the first link that reaches it (the link a crawl would queue it by).
  * Pure; the sites given are the training sites, never the measured ones.
  */
-export function cuePrior(web: WebGraph): CuePrior {
+export function cuePrior(web: WebGraph, kinds?: readonly string[]): CuePrior {
   const cues = new Map<string, CueStats>();
   let n = 0;
   let sum = 0;
@@ -36,5 +36,7 @@ export function cuePrior(web: WebGraph): CuePrior {
       }
     }
   }
+  // Kinds the model leaves out (link-value.ts drop) would only weigh the shipped file down.
+  if (kinds) for (const cue of cues.keys()) if (!kinds.includes(cue.slice(0, cue.indexOf(':')))) cues.delete(cue);
   return { mean: n ? sum / n : 0, cues };
 }

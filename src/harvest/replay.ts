@@ -19,7 +19,7 @@ export interface ReplayOptions {
   /** the crawl's settings that decide which page comes next (default: beebot's defaults) */
   maxLevel?: number;
   deadEndAfter?: number | null;
-  /** --order value's constants (default: link-value.ts VALUE_DEFAULTS) */
+  /** --order value's constants (default: as a live crawl has them, crawl/shipped-prior.ts) */
   value?: ValueParams;
 }
 

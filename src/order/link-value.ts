@@ -19,8 +19,12 @@ export interface ValueParams {
   prior?: CuePrior | null;
 }
 
-/** explore 0: measured leave-sites-out on the replay web (README), optimism for untried blocks lost at every budget tried; the site scheduler explores enough. */
-export const VALUE_DEFAULTS: ValueParams = { explore: 0 };
+/**
+ * What the leave-sites-out choice (bench:harvest's pages+model) picks when all 20 sites of the
+ * replay web train it: no optimism, and only the anchor and the block. The URL's words, the text
+ * before the link and the page's title fit the training sites and mislead on others.
+ */
+export const VALUE_DEFAULTS: ValueParams = { explore: 0, drop: ['u', 'c', 'h'] };
 
 /** The tag path cue of a link (its block), or undefined when the page was read without context. */
 export const blockOf = (cues: readonly string[]): string | undefined => cues.find((c) => c.startsWith('p:'));

@@ -57,6 +57,9 @@ export interface Settings {
 
 export const VERSION = '0.1.0';
 
+/** The site scheduler of a crawl ordered otherwise than by value (bench:policies chose it). */
+export const BANDIT_DEFAULT: PolicyName = 'rr-ucb';
+
 export const defaults: Settings = {
   'max-level': 5,
   scope: 'host',
@@ -90,8 +93,8 @@ export const defaults: Settings = {
   'default-encoding': 'windows-1252',
   'index-text': 'no',
   budget: null,
-  policy: 'rr-ucb',
-  order: 'bfs',
+  policy: 'pages',
+  order: 'value',
   focus: null,
   'focus-threshold': 0.2,
   reward: 'urls',
@@ -206,6 +209,9 @@ export function readSettings(db: Db): Settings {
   const rows = db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
   const out: Record<string, unknown> = { ...defaults };
   for (const { key, value } of rows) if (isSettingKey(key)) out[key] = parseSetting(key, value);
+  // The pages scheduler needs the values of --order value; any other order keeps the site bandit
+  // chosen for it on reward traces, unless a policy was saved.
+  if (!rows.some((r) => r.key === 'policy') && out.order !== 'value') out.policy = BANDIT_DEFAULT;
   return out as unknown as Settings;
 }
 

@@ -27,7 +27,7 @@
  * - SQLite-only migration steps (the data rewrites of older databases) have no counterpart: a
  *   PostgreSQL database starts at the current layout.
  */
-export const PG_SCHEMA_VERSION = 15;
+export const PG_SCHEMA_VERSION = 16;
 
 export const pgSchema: readonly string[] = [
   `CREATE TABLE settings (
@@ -341,4 +341,5 @@ export const pgUpgrades: Readonly<Record<number, readonly string[]>> = {
     'ALTER TABLE sites ADD COLUMN failures BIGINT NOT NULL DEFAULT 0',
     'ALTER TABLE sites ADD COLUMN unavailable_at BIGINT',
   ],
+  15: ["INSERT INTO settings (key, value) SELECT 'order', 'bfs' WHERE EXISTS (SELECT 1 FROM fetches) ON CONFLICT (key) DO NOTHING"],
 };
