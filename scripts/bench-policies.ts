@@ -12,7 +12,7 @@ import { isPolicyName, policyNames, type PolicyParams } from '../src/bandit/regi
 import { synthetic, type SyntheticKind } from '../src/bandit/synthetic.js';
 import { rewardModes } from '../src/bandit/reward.js';
 import { loadTrace } from '../src/cli/trace-file.js';
-import { defaults } from '../src/store/settings.js';
+import { BANDIT_DEFAULT } from '../src/store/settings.js';
 import { fileURLToPath } from 'node:url';
 
 /** The committed trace of ../shared/replay-web (`npm run replay-web -- trace` writes it). */
@@ -97,11 +97,11 @@ function table(title: string, names: string[]): void {
   console.log(`\n${title}: % of oracle, median over ${o.seeds} seeds; worst = largest gap to the cell's best policy, in points\n`);
   console.log(['policy'.padEnd(12), ...cols.map(([s, N]) => pad(`${s}/${N}`, w)), pad('mean', 6), pad('worst', 6)].join(' '));
   for (const p of ranked) {
-    const mark = p === defaults.policy ? ' (default)' : '';
+    const mark = p === BANDIT_DEFAULT ? ' (default of a breadth-first crawl)' : '';
     console.log([p.padEnd(12), ...cols.map(([s, N]) => pad(percent.get(key(s, N, p))!.toFixed(1), w)), pad(mean(p).toFixed(1), 6), pad(gap(p).toFixed(1), 6)].join(' ') + mark);
   }
   console.log(['oracle'.padEnd(12), ...cols.map(([s, N]) => pad(Math.round(oracleMedian.get(key(s, N))!), w))].join(' '));
-  const d = defaults.policy;
+  const d = BANDIT_DEFAULT;
   if (o.policies.includes(d)) {
     const [ws, wN] = cols.reduce((m, c) => (best(c[0], c[1]) - percent.get(key(c[0], c[1], d))! > best(m[0], m[1]) - percent.get(key(m[0], m[1], d))! ? c : m));
     console.log(`default ${d}: worst cell ${ws}/${wN}, ${percent.get(key(ws, wN, d))!.toFixed(1)} % vs best ${best(ws, wN).toFixed(1)} %`);

@@ -1,6 +1,6 @@
-// Live equals replay: crawl the replay web as a user would (default policy, --concurrency 1,
+// Live equals replay: crawl the replay web as a user would (the order's default policy, --concurrency 1,
 // --delay 0, through its proxy) and replay the same crawl on its page graph (src/harvest).
-//   node dist/scripts/harvest-live.js [--budgets 500,2000] [--orders bfs,best-first]
+//   node dist/scripts/harvest-live.js [--budgets 500,2000] [--orders value,bfs,best-first]
 // Prints, per order and budget, the distinct (site, external URL) pairs, external URLs and outside
 // hosts of both, their difference, and the first pull where the two crawls part (site or reward).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,14 +10,14 @@ import { DEFAULTS, makePolicy } from '../src/bandit/registry.js';
 import { openDb } from '../src/db/db.js';
 import { replay } from '../src/harvest/replay.js';
 import type { Order } from '../src/order/priority.js';
-import { defaults } from '../src/store/settings.js';
+import { defaultPolicy, defaults } from '../src/store/settings.js';
 import { ensureGraph } from './harvest-graph.js';
 import { crawlReplay } from './replay-root.js';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1]! : fallback);
 const budgets = arg('--budgets', '500,2000').split(',').map(Number);
-const orders = arg('--orders', 'bfs,best-first').split(',') as Order[];
+const orders = arg('--orders', 'value,bfs,best-first').split(',') as Order[];
 const web = ensureGraph();
 const dir = mkdtempSync(join(tmpdir(), 'beebot-harvest-live-'));
 const pct = (a: number, b: number) => `${b === 0 ? '0.00' : ((100 * (a - b)) / b).toFixed(2)} %`;
@@ -33,7 +33,7 @@ try {
       const hosts = d.prepare('SELECT count(DISTINCT host) FROM external_links').pluck().get() as number;
       d.close();
       const live = pulls.reduce((a, p) => a + p.urls, 0);
-      const r = replay(web, { policy: makePolicy(defaults.policy, { ...DEFAULTS }), order, budget: N, seed: defaults.seed });
+      const r = replay(web, { policy: makePolicy(defaultPolicy(order), { ...DEFAULTS }), order, budget: N, seed: defaults.seed });
       const k = r.pulls.length - 1;
       const parts = pulls.findIndex((p, i) => !r.pulls[i] || r.pulls[i]!.site !== p.site || r.pulls[i]!.urls !== p.urls);
       console.log([order, N, live, r.pairs[k], pct(r.pairs[k]!, live), urls, r.urls[k], pct(r.urls[k]!, urls), hosts, r.hosts[k], pct(r.hosts[k]!, hosts),

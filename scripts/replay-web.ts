@@ -21,7 +21,7 @@ import { compare } from '../src/bandit/compare.js';
 import { oracleCurve } from '../src/bandit/oracle.js';
 import { DEFAULTS } from '../src/bandit/registry.js';
 import { loadTrace } from '../src/cli/trace-file.js';
-import { defaults } from '../src/store/settings.js';
+import { BANDIT_DEFAULT, defaults } from '../src/store/settings.js';
 import { readTrace } from '../src/store/trace.js';
 import { crawlReplay, ensureSites, root } from './replay-root.js';
 
@@ -96,15 +96,16 @@ try {
   } else if (mode === 'live') {
     const budget = Number(arg('--budget', '2000'));
     const trace = arg('--trace', committedTrace);
-    const s = await crawlReplay(db, ['--concurrency', '1', '--budget', String(budget)]);
+    // breadth-first: a reward trace fixes each site's pages in that order (bench:harvest replays the value order)
+    const s = await crawlReplay(db, ['--order', 'bfs', '--concurrency', '1', '--budget', String(budget)]);
     const d = openDb(db, { readonly: true });
     const live = d.prepare('SELECT sum(reward_urls) FROM fetches').pluck().get() as number;
     const distinct = d.prepare('SELECT count(DISTINCT key) FROM external_links').pluck().get() as number;
     d.close();
     const sites = loadTrace(trace, 'urls');
-    const sim = compare(sites, budget, [defaults.policy], { seed: defaults.seed, params: { ...DEFAULTS } });
+    const sim = compare(sites, budget, [BANDIT_DEFAULT], { seed: defaults.seed, params: { ...DEFAULTS } });
     const predicted = sim.rows[0]!.total;
-    console.log(`live crawl (${defaults.policy}, reward urls, --concurrency 1, --budget ${budget}, ${s.toFixed(0)} s): ${live} external URLs new to their site (${distinct} distinct in all)`);
+    console.log(`live crawl (${BANDIT_DEFAULT}, --order bfs, reward urls, --concurrency 1, --budget ${budget}, ${s.toFixed(0)} s): ${live} external URLs new to their site (${distinct} distinct in all)`);
     console.log(`simulate on ${trace}: ${predicted} (${(100 * predicted / sim.oracle).toFixed(1)} % of the oracle's ${sim.oracle})`);
     console.log(`live / predicted = ${(live / predicted).toFixed(4)} (${(100 * (live - predicted) / predicted).toFixed(2)} %)`);
   } else if (mode === 'order') {
@@ -112,7 +113,7 @@ try {
     const Ns = [500, 1000, 2000, 5000];
     const all = loadTrace(committedTrace, 'urls');
     const sets: [string, string[]][] = [['A', ['A']], ['B', ['B']], ['A+B', ['A', 'B']]];
-    console.log(`site-new external URLs as % of the BFS oracle (${defaults.policy}, --concurrency 1; oracle from ${committedTrace})`);
+    console.log(`site-new external URLs as % of the BFS oracle (each order's default scheduler, --concurrency 1; oracle from ${committedTrace})`);
     console.log(['order'.padEnd(12), ...sets.flatMap(([n]) => Ns.map((N) => `${n}/${N}`.padStart(10)))].join(''));
     for (const order of orders) {
       const cells: string[] = [];

@@ -60,6 +60,9 @@ export const VERSION = '0.1.0';
 /** The site scheduler of a crawl ordered otherwise than by value (bench:policies chose it). */
 export const BANDIT_DEFAULT: PolicyName = 'rr-ucb';
 
+/** The scheduler of a crawl with no saved policy: the pages scheduler needs the values of --order value. */
+export const defaultPolicy = (order: Settings['order']): PolicyName => (order === 'value' ? defaults.policy : BANDIT_DEFAULT);
+
 export const defaults: Settings = {
   'max-level': 5,
   scope: 'host',
@@ -209,9 +212,7 @@ export function readSettings(db: Db): Settings {
   const rows = db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
   const out: Record<string, unknown> = { ...defaults };
   for (const { key, value } of rows) if (isSettingKey(key)) out[key] = parseSetting(key, value);
-  // The pages scheduler needs the values of --order value; any other order keeps the site bandit
-  // chosen for it on reward traces, unless a policy was saved.
-  if (!rows.some((r) => r.key === 'policy') && out.order !== 'value') out.policy = BANDIT_DEFAULT;
+  if (!rows.some((r) => r.key === 'policy')) out.policy = defaultPolicy(out.order as Settings['order']);
   return out as unknown as Settings;
 }
 
