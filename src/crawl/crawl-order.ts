@@ -2,10 +2,10 @@ import type { FrontierPage } from '../store/frontier.js';
 import type { LinkOrder, OrderedLink } from '../store/pull-record.js';
 import type { OrderState } from '../store/frontier.js';
 import { childStates } from '../order/children.js';
-import { joinCues, linkCues, splitCues } from '../order/cues.js';
+import { CUE_KINDS, joinCues, linkCues, splitCues } from '../order/cues.js';
 import { CueModel } from '../order/model.js';
 import { focusedPriority, priorityOf, PROMOTE, type LinkState, type Order } from '../order/priority.js';
-import { VALUE_DEFAULTS, type ValueParams } from '../order/link-value.js';
+import { VALUE_DEFAULTS, valueKinds, type ValueParams } from '../order/link-value.js';
 import { shippedValue } from './shipped-prior.js';
 import { yieldRelevance } from '../order/relevance.js';
 import { neighbourhood } from '../order/shark.js';
@@ -28,10 +28,14 @@ export class CrawlOrder implements LinkOrder {
     readonly value: ValueParams = order === 'value' ? shippedValue() : VALUE_DEFAULTS,
   ) {
     this.model = new CueModel(value.prior ?? null);
+    this.kinds = order === 'value' && !topic ? valueKinds(value) : CUE_KINDS;
   }
 
+  /** The kinds of cue the order reads: the others are not made (nor learned, which changes no prediction). */
+  private readonly kinds: readonly string[];
+
   private cuesOf(url: string, anchor: string | null | undefined, cues: string | null | undefined): string[] {
-    return cues ? splitCues(cues) : linkCues(url, anchor ?? '');
+    return cues ? splitCues(cues) : linkCues(url, anchor ?? '', {}, this.kinds);
   }
 
   learn(page: FrontierPage, reward: number, terms: Record<string, number> | undefined): number | null {

@@ -19,6 +19,10 @@ import type { SitemapPage } from '../store/sitemap-pages.js';
 import { failed, htmlBody, toPullResult } from './pull-result.js';
 import { RobotsCache, type OriginRobots, type RobotsVerdict } from './robots-cache.js';
 import { HostBusy } from './shared-host-gate.js';
+import { VALUE_DEFAULTS, valueKinds } from '../order/link-value.js';
+
+/** The cues the analysis makes for --order value: only the kinds it reads. */
+const VALUE_KINDS = valueKinds(VALUE_DEFAULTS);
 
 export interface ReaderOptions {
   settings: Settings;
@@ -119,7 +123,7 @@ export class PageReader {
       const analysed = body
         ? await this.analyser.analyse({
             bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'],
-            indexText: s['index-text'] === 'yes', focus: this.o.focus, context: s.order === 'value',
+            indexText: s['index-text'] === 'yes', focus: this.o.focus, cues: s.order === 'value' ? VALUE_KINDS : undefined,
           })
         : null;
       result = toPullResult(page, f, scope, s, analysed, this.params.get(page.siteId));

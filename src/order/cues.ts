@@ -19,6 +19,8 @@ export interface LinkContext {
 }
 
 const CAP = { u: 6, a: 6, c: 4, h: 3 };
+/** Every kind of cue; an order that reads fewer (link-value.ts drop) has only those made. */
+export const CUE_KINDS: readonly string[] = ['u', 'a', 'c', 'h', 'p'];
 export const MAX_CUES = CAP.u + CAP.a + CAP.c + CAP.h + 1;
 
 const WORD = /[\p{L}][\p{L}\p{N}]+/gu;
@@ -34,18 +36,20 @@ function words(out: string[], prefix: keyof typeof CAP, text: string): void {
   }
 }
 
-export function linkCues(url: string, anchor: string, ctx: LinkContext = {}): string[] {
+export function linkCues(url: string, anchor: string, ctx: LinkContext = {}, kinds: readonly string[] = CUE_KINDS): string[] {
   const out: string[] = [];
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  let path = start < 0 ? '' : url.slice(start);
-  const q = path.search(/[?#]/);
-  if (q >= 0) path = path.slice(0, q);
-  // The file name without its extension counts as a word of its own ('genindex', 'links').
-  words(out, 'u', path.replace(/\.(html?|php|aspx?|jsp)$/i, ''));
-  words(out, 'a', anchor);
-  if (ctx.around) words(out, 'c', ctx.around);
-  if (ctx.title) words(out, 'h', ctx.title);
-  if (ctx.path) out.push(`p:${ctx.path.toLowerCase()}`);
+  if (kinds.includes('u')) {
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    let path = start < 0 ? '' : url.slice(start);
+    const q = path.search(/[?#]/);
+    if (q >= 0) path = path.slice(0, q);
+    // The file name without its extension counts as a word of its own ('genindex', 'links').
+    words(out, 'u', path.replace(/\.(html?|php|aspx?|jsp)$/i, ''));
+  }
+  if (kinds.includes('a')) words(out, 'a', anchor);
+  if (ctx.around && kinds.includes('c')) words(out, 'c', ctx.around);
+  if (ctx.title && kinds.includes('h')) words(out, 'h', ctx.title);
+  if (ctx.path && kinds.includes('p')) out.push(`p:${ctx.path.toLowerCase()}`);
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { CUE_KINDS } from './cues.js';
 import type { CueModel, CuePrior } from './model.js';
 
 /**
@@ -25,6 +26,9 @@ export interface ValueParams {
  * before the link and the page's title fit the training sites and mislead on others.
  */
 export const VALUE_DEFAULTS: ValueParams = { explore: 0, drop: ['u', 'c', 'h'] };
+
+/** The kinds of cue the value order reads (the others need not be made: cues.ts). */
+export const valueKinds = (p: ValueParams): string[] => CUE_KINDS.filter((k) => !p.drop?.includes(k));
 
 /** The tag path cue of a link (its block), or undefined when the page was read without context. */
 export const blockOf = (cues: readonly string[]): string | undefined => cues.find((c) => c.startsWith('p:'));

@@ -5,7 +5,7 @@ import { extractLinks, MarkupLimit } from './extract.js';
 import { MAX_BODY_TEXT, type PageText } from './page-text.js';
 import { ContentHash, type PagePrint } from './page-fingerprint.js';
 import { resolveHref } from '../url/url.js';
-import { joinCues, linkCues } from '../order/cues.js';
+import { CUE_KINDS, joinCues, linkCues } from '../order/cues.js';
 import { termCounts } from '../focus/terms.js';
 
 /** What the crawl keeps of an analysed page: its encoding, its sorted links, its fingerprint, and its text when indexed. */
@@ -30,17 +30,20 @@ export interface PageLinks {
  */
 export function analysePage(
   bytes: Uint8Array, pageUrl: string, contentType: string | null, site: SiteScope, defaultEncoding: string,
-  want: { text?: boolean; context?: boolean; terms?: boolean } = {},
+  want: { text?: boolean; cues?: readonly string[]; terms?: boolean } = {},
 ): PageLinks {
   const { encoding, source, start } = detectEncoding(bytes, contentType ?? undefined, defaultEncoding);
   const body = bytes.subarray(start);
   const text = want.text || want.terms ? { maxBody: MAX_BODY_TEXT } : undefined;
-  const context = want.context ?? false;
+  // The tag path and the text before a link are read only for the kinds of cue that need them.
+  const kinds = want.cues;
+  const context = kinds !== undefined && (kinds.includes('p') || kinds.includes('c'));
+  const around = kinds?.includes('c') ?? false;
   const hash = new ContentHash();
   const found =
     encoding === 'utf-8'
-      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, text, context, hash })
-      : extractLinks(decodeBytes(body, encoding), { text, context, hash });
+      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, text, context, around, hash })
+      : extractLinks(decodeBytes(body, encoding), { text, context, around, hash });
   const baseUrl = found.base !== null ? resolveHref(found.base, pageUrl) : null;
   const base = baseUrl && /^https?:$/.test(baseUrl.protocol) ? baseUrl.href : pageUrl;
 
@@ -51,7 +54,7 @@ export function analysePage(
     const c = classifyLink(l.href, base, site);
     if (c.kind === 'internal') {
       // A focused crawl scores the link by its cues; they are made here, off the crawl's thread.
-      const cues = context ? joinCues(linkCues(c.url, l.text, { path: l.path, around: l.around, title: found.title ?? undefined })) : undefined;
+      const cues = kinds ? joinCues(linkCues(c.url, l.text, { path: l.path, around: l.around, title: found.title ?? undefined }, kinds)) : undefined;
       const link: FoundLinks['internal'][number] = cues === undefined ? { url: c.url, key: c.key, anchor: l.text } : { url: c.url, key: c.key, anchor: l.text, cues };
       if (c.held !== undefined) link.hold = { status: 'excluded', note: c.held };
       links.internal.push(link);
@@ -79,8 +82,8 @@ export interface AnalyseJob {
   indexText?: boolean;
   /** topic-focused crawls: each link's context and the page's term counts */
   focus?: boolean;
-  /** each link's context alone (its tag path, the text before it, the page's title): orders that learn from it (--order value) */
-  context?: boolean;
+  /** the kinds of cue (order/cues.ts) to make for each link: orders that learn from them (--order value); a focused crawl makes all */
+  cues?: readonly string[];
 }
 
 /** A page refused by the parser's limits (extract.ts): why, stored as the page's error. */
@@ -90,7 +93,7 @@ export interface Unparsed {
 
 export function analyseJob(job: AnalyseJob): PageLinks | Unparsed {
   try {
-    return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, context: job.focus || job.context, terms: job.focus });
+    return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, cues: job.focus ? CUE_KINDS : job.cues, terms: job.focus });
   } catch (err) {
     if (err instanceof MarkupLimit) return { unparsed: err.message };
     throw err;

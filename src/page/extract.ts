@@ -51,8 +51,10 @@ export interface ExtractOptions {
    * find every page of a site whose menu says so.
    */
   text?: { maxBody: number };
-  /** Also each link's tag path and the text before it (topic-focused crawls). */
+  /** Also each link's tag path and the text before it (ordered and topic-focused crawls). */
   context?: boolean;
+  /** With context: the text before each link too (default true); decoding every text chunk for it costs. */
+  around?: boolean;
   /** Give up (MarkupLimit) after this long; PARSE_BUDGET_MS by default. */
   budgetMs?: number;
   /** Feed the visible text, as the tokenizer gives it (UTF-8 pages: undecoded bytes), to this page fingerprint. */
@@ -96,6 +98,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
   // Only when asked: collecting text decodes every text chunk, which link extraction skips.
   const blocks = opts.text ? new PageTextCollector(opts.text.maxBody) : null;
   const context = opts.context ?? false;
+  const around = context && (opts.around ?? true);
   const stack: string[] = []; // open elements, 'tag' or 'tag.class' (context only)
   let recent = ''; // text of the current block outside links (context only)
   let nav = 0; // > 0: depth inside a navigation element (text only)
@@ -177,7 +180,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
         hash?.add(chunk); // raw: decoding every chunk would cost the crawl a third of its speed
         const wanted = nav === 0 && blocks?.wants() ? text(chunk) : null;
         if (anchor) anchor.text = append(anchor.text, wanted ?? text(chunk));
-        else if (context) recent = (recent + (wanted ?? text(chunk))).replace(/\s+/g, ' ').slice(-AROUND * 2);
+        else if (around) recent = (recent + (wanted ?? text(chunk))).replace(/\s+/g, ' ').slice(-AROUND * 2);
         if (wanted !== null) blocks!.add(wanted);
       },
       onclosetag(name) {
