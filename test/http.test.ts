@@ -1,11 +1,13 @@
 // The fetch layer against real loopback servers: caps, decompression, timeouts, redirects.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchPage, type FetchContext } from '../src/crawl/fetch-page.js';
 import { HostGate } from '../src/crawl/host-gate.js';
 import { createDispatcher, FetchError, httpGet, isZlibHeader, type HttpOptions } from '../src/crawl/http.js';
+import { LargeBodies } from '../src/crawl/large-bodies.js';
 import { siteRule } from '../src/url/scope.js';
 
 let server: http.Server;
@@ -39,6 +41,19 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
   '/gz': (_q, r) => {
     r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
     r.end(gzipSync('<a href="/x">x</a>'));
+  },
+  '/large': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html', 'content-length': '300000' });
+    r.end('l'.repeat(300_000));
+  },
+  '/large-chunked': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html', 'transfer-encoding': 'chunked' });
+    for (let i = 0; i < 30; i++) r.write('c'.repeat(10_000));
+    r.end();
+  },
+  '/large-gz': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+    r.end(gzipSync(Buffer.alloc(300_000, 'g')));
   },
   '/pdf': (_q, r) => {
     r.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '4' });
@@ -178,5 +193,62 @@ describe('fetchPage redirects', () => {
     expect((await fetchPage(base + '/loop', ctx())).error).toMatch(/^redirect-loop/);
     const c = { ...ctx(), maxRedirects: 1 };
     expect((await fetchPage(base + '/r1', c)).error).toMatch(/^too-many-redirects/);
+  });
+});
+
+describe('httpGet with a large-body turn', () => {
+  // A threshold of 100,000 bytes: the 300,000-byte bodies are large, /big (5,000) is not.
+  const o = opts({ maxBytes: 1_000_000 });
+  const bodies = new LargeBodies(100_000);
+  const pending = async (p: Promise<unknown>): Promise<boolean> => {
+    let done = false;
+    void p.then(() => (done = true), () => (done = true));
+    await sleep(300);
+    return !done;
+  };
+  const d = createDispatcher(o);
+  afterAll(() => d.close());
+
+  for (const path of ['/large', '/large-chunked', '/large-gz']) {
+    it(`${path}: waits while another page holds the turn, then is read whole and keeps it`, async () => {
+      const other = bodies.claim();
+      await other.take(AbortSignal.timeout(5000));
+      const turn = bodies.claim();
+      const got = httpGet(d, base + path, o, AbortSignal.timeout(5000), 'page', o.maxBytes, {}, turn);
+      expect(await pending(got)).toBe(true);
+      expect(bodies.queued).toBe(1);
+      other.done();
+      expect((await got).body?.length).toBe(300_000);
+      expect(turn.held).toBe(true); // until its page is done
+      turn.done();
+    });
+  }
+
+  it('a small body does not wait for the turn', async () => {
+    const other = bodies.claim();
+    await other.take(AbortSignal.timeout(5000));
+    const turn = bodies.claim();
+    expect((await httpGet(d, `${base}/big`, o, AbortSignal.timeout(5000), 'page', o.maxBytes, {}, turn)).body?.length).toBe(5000);
+    expect(turn.held).toBe(false);
+    other.done();
+  });
+
+  it("a page's deadline ends its wait: page-timeout, and the turn is not taken", async () => {
+    const other = bodies.claim();
+    await other.take(AbortSignal.timeout(5000));
+    const turn = bodies.claim();
+    expect(await reason(httpGet(d, `${base}/large`, o, AbortSignal.timeout(300), 'page', o.maxBytes, {}, turn))).toBe('page-timeout');
+    expect(bodies.queued).toBe(0);
+    expect(turn.held).toBe(false);
+    other.done();
+  });
+
+  it('a request that fails after taking the turn gives it back', async () => {
+    const turn = bodies.claim();
+    expect(await reason(httpGet(d, `${base}/large-chunked`, o, AbortSignal.timeout(5000), 'page', 200_000, {}, turn))).toBe('too-large');
+    expect(turn.held).toBe(false);
+    const next = bodies.claim();
+    await next.take(AbortSignal.timeout(100)); // free at once
+    next.done();
   });
 });

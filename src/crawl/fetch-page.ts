@@ -3,6 +3,7 @@ import type { Hop } from '../store/pull-record.js';
 import { classifyLink, type SiteScope } from '../page/classify.js';
 import type { HostGate } from './host-gate.js';
 import { FetchError, httpGet, type HttpOptions, type HttpResponse } from './http.js';
+import type { BodyTurn } from './large-bodies.js';
 
 export interface PageFetch {
   hops: Hop[];
@@ -32,6 +33,8 @@ export interface FetchContext {
   validators?: Validators;
   /** Each request is being sent (after the host's politeness let it go): a re-check's time is the last one's. */
   onSend?: () => void;
+  /** The page's claim on the crawl's one large-body turn (large-bodies.ts). */
+  turn?: BodyTurn;
 }
 
 export interface Validators {
@@ -100,7 +103,7 @@ async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch, head
     try {
       res = await ctx.gate.run(host, ctx.signal, () => {
         ctx.onSend?.();
-        return httpGet(ctx.dispatcher, url, ctx.http, ctx.signal, 'page', ctx.http.maxBytes, headers);
+        return httpGet(ctx.dispatcher, url, ctx.http, ctx.signal, 'page', ctx.http.maxBytes, headers, ctx.turn);
       });
     } catch (err) {
       const reason = err instanceof FetchError ? err.reason : null;

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { Agent, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { HeaderFacts } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
+import type { BodyTurn } from './large-bodies.js';
 
 /** One HTTP request's answer. `body` is null when it was not read (not a type we parse). */
 export interface HttpResponse {
@@ -89,10 +90,13 @@ export function isHtmlType(contentType: string | null): boolean {
 /**
  * GET one URL without following redirects (the caller records each hop). The body is read only
  * for HTML (or a missing Content-Type, which we sniff later), capped at maxBytes both on the wire
- * and after decompression.
+ * and after decompression. With a `turn` (large-bodies.ts), a body that grows past its threshold,
+ * read or decompressed, waits for the crawl's one large-body turn; the turn is given back here
+ * when the request fails, else by the caller when the page is done.
  */
 export async function httpGet(
   dispatcher: Dispatcher, url: string, o: HttpOptions, signal: AbortSignal, mode: BodyMode = 'page', cap = o.maxBytes, extra: Record<string, string> = {},
+  turn: BodyTurn | null = null,
 ): Promise<HttpResponse> {
   let res: Dispatcher.ResponseData;
   try {
@@ -140,6 +144,7 @@ export async function httpGet(
   const chunks: Buffer[] = [];
   let size = 0;
   try {
+    if (turn && contentLength !== null && contentLength > turn.threshold) await turn.take(signal);
     for await (const chunk of res.body) {
       size += (chunk as Buffer).length;
       chunks.push(chunk as Buffer);
@@ -148,13 +153,47 @@ export async function httpGet(
         if (truncate) break;
         throw new FetchError('too-large', `body exceeds ${cap} bytes`);
       }
+      if (turn && size > turn.threshold) await turn.take(signal); // the stream waits meanwhile
     }
   } catch (err) {
+    res.body.destroy();
+    turn?.done();
     throw toFetchError(err, signal);
   }
-  const body = await decompress(Buffer.concat(chunks, size), header('content-encoding'), truncate ? o.maxBytes : cap);
+  const raw = Buffer.concat(chunks, size);
+  chunks.length = 0;
+  let body: Buffer;
+  try {
+    body = await decompressTaking(raw, header('content-encoding'), truncate ? o.maxBytes : cap, turn, signal);
+  } catch (err) {
+    turn?.done();
+    throw err;
+  }
   out.body = truncate ? body.subarray(0, cap) : body;
   return out;
+}
+
+/**
+ * decompress, and with a turn: first up to the turn's threshold, and only past it, with the turn,
+ * up to the cap (a body that inflates beyond it is inflated twice, once cut). With the turn held,
+ * on this thread: zlib's async forms run on libuv's thread pool, whose buffers and malloc arenas
+ * held tens of MB after a few decompression bombs; one large body at a time takes milliseconds.
+ */
+async function decompressTaking(raw: Buffer, encoding: string | null, maxBytes: number, turn: BodyTurn | null, signal: AbortSignal): Promise<Buffer> {
+  if (!turn || !isCompressed(encoding)) return decompress(raw, encoding, maxBytes, false);
+  if (!turn.held && maxBytes > turn.threshold) {
+    try {
+      return await decompress(raw, encoding, turn.threshold, false);
+    } catch (err) {
+      if (!(err instanceof FetchError) || err.reason !== 'too-large') throw err;
+    }
+    try {
+      await turn.take(signal);
+    } catch (err) {
+      throw toFetchError(err, signal);
+    }
+  }
+  return decompress(raw, encoding, maxBytes, turn.held);
 }
 
 /** Retry-After: delay-seconds or an HTTP date (RFC 9110 10.2.3). */
@@ -165,14 +204,22 @@ export function parseRetryAfter(v: string | null, now = Date.now()): number | nu
   return Number.isNaN(t) ? null : Math.max(0, t - now);
 }
 
-const gunzip = promisify(zlib.gunzip);
-const inflate = promisify(zlib.inflate);
-const inflateRaw = promisify(zlib.inflateRaw);
-const brotli = promisify(zlib.brotliDecompress);
+type Inflate = (b: Buffer, o: zlib.ZlibOptions & zlib.BrotliOptions) => Promise<Buffer>;
+const pooled: Record<string, Inflate> = {
+  gunzip: promisify(zlib.gunzip), inflate: promisify(zlib.inflate), inflateRaw: promisify(zlib.inflateRaw), brotli: promisify(zlib.brotliDecompress),
+};
+const here: Record<string, Inflate> = {
+  gunzip: async (b, o) => zlib.gunzipSync(b, o), inflate: async (b, o) => zlib.inflateSync(b, o),
+  inflateRaw: async (b, o) => zlib.inflateRawSync(b, o), brotli: async (b, o) => zlib.brotliDecompressSync(b, o),
+};
 
-async function decompress(raw: Buffer, encoding: string | null, maxBytes: number): Promise<Buffer> {
+const ENCODINGS = new Set(['gzip', 'x-gzip', 'br', 'deflate']);
+const isCompressed = (encoding: string | null): boolean => ENCODINGS.has((encoding ?? '').trim().toLowerCase());
+
+async function decompress(raw: Buffer, encoding: string | null, maxBytes: number, onThisThread: boolean): Promise<Buffer> {
   const enc = (encoding ?? '').trim().toLowerCase();
   const opts = { maxOutputLength: maxBytes };
+  const { gunzip, inflate, inflateRaw, brotli } = onThisThread ? here : pooled;
   try {
     if (enc === 'gzip' || enc === 'x-gzip') return await gunzip(raw, opts);
     if (enc === 'br') return await brotli(raw, opts);

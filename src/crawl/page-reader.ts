@@ -19,6 +19,8 @@ import type { SitemapPage } from '../store/sitemap-pages.js';
 import { failed, htmlBody, toPullResult } from './pull-result.js';
 import { RobotsCache, type OriginRobots, type RobotsVerdict } from './robots-cache.js';
 import { HostBusy } from './shared-host-gate.js';
+import { ExternalMemory } from './external-memory.js';
+import { LargeBodies } from './large-bodies.js';
 import { VALUE_DEFAULTS, valueKinds } from '../order/link-value.js';
 
 /** The cues the analysis makes for --order value: only the kinds it reads. */
@@ -71,6 +73,9 @@ export class PageReader {
   private robotsTxt: RobotsCache | null;
   private scopes: Map<number, SiteScope>;
   private params: Map<number, SiteParamRules>;
+  /** bodies past a MiB one at a time, and their garbage collected soon (see both files) */
+  private bodies = new LargeBodies();
+  private memory = new ExternalMemory();
 
   private constructor(db: Db, private o: ReaderOptions, private analyser: Analyser) {
     const s = o.settings;
@@ -109,9 +114,10 @@ export class PageReader {
     const both = AbortSignal.any([signal, deadline.signal]);
     const robots = this.robotsTxt;
     const denied = robots ? async (u: string) => ((await robots.verdict(u, both)).kind === 'allow' ? null : 'robots-denied') : undefined;
+    const turn = this.bodies.claim();
     const ctx: FetchContext = {
       dispatcher: this.dispatcher, http: this.http, gate: this.o.gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal: both, denied,
-      validators: r.validators, onSend: r.onSend,
+      validators: r.validators, onSend: r.onSend, turn,
     };
     let f: PageFetch;
     let result: PullResult;
@@ -136,6 +142,8 @@ export class PageReader {
       result = failed(page, 'page-timeout');
     } finally {
       deadline.clear();
+      turn.done();
+      this.memory.check();
     }
     return { fetch: f, result, timedOut, ms: performance.now() - t0 };
   }
@@ -155,14 +163,17 @@ export class PageReader {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new DOMException('sitemap timeout', 'TimeoutError')), this.o.settings['page-timeout']);
     const both = AbortSignal.any([signal, deadline.signal]);
+    const turn = this.bodies.claim();
     try {
-      return await this.o.gate.run(new URL(url).host, both, () => httpGet(this.dispatcher, url, this.http, both, 'file', MAX_SITEMAP_BYTES));
+      return await this.o.gate.run(new URL(url).host, both, () => httpGet(this.dispatcher, url, this.http, both, 'file', MAX_SITEMAP_BYTES, {}, turn));
     } catch (err) {
       // out of time while waiting for the host: the file's timeout, not the run's stop
       if (!signal.aborted && deadline.signal.aborted && !(err instanceof FetchError)) throw new FetchError('page-timeout');
       throw err;
     } finally {
       clearTimeout(timer);
+      turn.done();
+      this.memory.check();
     }
   }
 
