@@ -119,7 +119,7 @@ describe('simulate --graph', () => {
       const file = join(tmp.dir, 'web.json.gz');
       saveGraph(file, web);
       const db = join(tmp.dir, 'x.db');
-      const r = await beebot(['simulate', '--graph', file, '--budget', '4', '--policies', 'round-robin', '--json'], { db });
+      const r = await beebot(['simulate', '--graph', file, '--budget', '4', '--policies', 'round-robin', '--order', 'bfs', '--json'], { db });
       expect(r.stderr).toBe('');
       const out = JSON.parse(r.stdout) as { references: unknown; rows: { policy: string; pairs: number; urls: number; hosts: number; pulls: number }[] };
       // tapes a [2, 2, 1], b [1, 2]; the perfect predictor walks the same; the limit: a/links, b/dir/, a/, a/deep

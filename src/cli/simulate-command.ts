@@ -8,6 +8,7 @@ import { synthetic, type SyntheticKind } from '../bandit/synthetic.js';
 import { UsageError } from '../errors.js';
 import { loadTrace } from './trace-file.js';
 import { rewardModes, type RewardMode } from '../bandit/reward.js';
+import { defaults } from '../store/settings.js';
 import { isTty, printJson } from './context.js';
 import { formatTable } from './table.js';
 
@@ -29,7 +30,7 @@ export function simulateCommand(): Command {
     .description('replay recorded (or synthetic) per-site reward sequences under each policy and the exact oracle')
     .option('--trace <file>', "a trace from 'beebot trace export' (.json or .json.gz) or a beebot database")
     .option('--graph <file>', 'a page graph (scripts/harvest-graph.ts): replay whole crawls, policy and --order, against limit.py\'s references')
-    .addOption(new Option('--order <order>', 'with --graph: the order inside a site').choices([...ORDERS]).default('bfs'))
+    .addOption(new Option('--order <order>', 'with --graph: the order (as a crawl\'s --order)').choices([...ORDERS]).default(defaults.order))
     .option('--group <group>', 'with --graph: only the sites of this group')
     .addOption(new Option('--synthetic <kind>', '10 generated sites shaped like the article\'s sample').choices(['university', 'institute', 'mixed']))
     .requiredOption('--budget <pages>', 'N: pages to allocate')
@@ -70,7 +71,7 @@ function simulateGraph(file: string, flags: SimulateFlags, budget: number, seed:
   if (flags.group !== undefined) web = subGraph(web, (x) => x.group === flags.group);
   if (web.sites.length === 0) throw new UsageError(`no site of group '${flags.group}' in ${file}`);
   const refs = graphReferences(web, [budget]).get(budget)!;
-  const order = flags.order ?? 'bfs';
+  const order = flags.order ?? defaults.order;
   const rows = policies.map((name) => ({ policy: name, ...harvest(web, makePolicy(name as PolicyName, { ...DEFAULTS }), order, budget, refs, seed) }));
   if (flags.json) return printJson({ budget, order, references: refs, rows });
   const pages = web.sites.reduce((a, x) => a + x.pages.length, 0);
