@@ -4,8 +4,8 @@ import type { OrderState } from '../store/frontier.js';
 import { childStates } from '../order/children.js';
 import { CUE_KINDS, joinCues, linkCues, splitCues } from '../order/cues.js';
 import { CueModel } from '../order/model.js';
-import { focusedPriority, priorityOf, PROMOTE, type LinkState, type Order } from '../order/priority.js';
-import { VALUE_DEFAULTS, valueKinds, type ValueParams } from '../order/link-value.js';
+import { focusedPriority, priorityOf, PROMOTE, RESCORE_EVERY, START, type LinkState, type Order } from '../order/priority.js';
+import { absoluteValue, relativeValue, VALUE_DEFAULTS, valueKinds, type ValueParams } from '../order/link-value.js';
 import { shippedValue } from './shipped-prior.js';
 import { yieldRelevance } from '../order/relevance.js';
 import { neighbourhood } from '../order/shark.js';
@@ -29,6 +29,14 @@ export class CrawlOrder implements LinkOrder {
   ) {
     this.model = new CueModel(value.prior ?? null);
     this.kinds = order === 'value' && !topic ? valueKinds(value) : CUE_KINDS;
+  }
+
+  /**
+   * The value order reads a queued page's cues alone, which a new link to it does not change; its
+   * priority follows the model when the site's queue is scored again (page-choice.ts).
+   */
+  get tracksKnown(): boolean {
+    return this.order !== 'value';
   }
 
   /** The kinds of cue the order reads: the others are not made (nor learned, which changes no prediction). */
@@ -62,9 +70,14 @@ export class CrawlOrder implements LinkOrder {
   }
 
   private priority(siteId: number, state: LinkState, sitePages: number): number {
-    return this.topic
-      ? focusedPriority(this.order, state, this.neighbourhood(siteId, state.cues))
-      : priorityOf(this.order, this.model, siteId, state, sitePages, this.value);
+    if (this.topic) return focusedPriority(this.order, state, this.neighbourhood(siteId, state.cues));
+    const p = priorityOf(this.order, this.model, siteId, state, sitePages, this.value);
+    return this.order === 'value' ? relativeValue(p, this.model.siteMean(siteId)) : p;
+  }
+
+  /** A queued page's priority in one unit for every site (the pages scheduler compares sites by it). */
+  worth(siteId: number, priority: number): number {
+    return this.order === 'value' && !this.topic && priority !== START ? absoluteValue(priority, this.model.siteMean(siteId)) : priority;
   }
 
   children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[] {
@@ -87,8 +100,12 @@ export class CrawlOrder implements LinkOrder {
   prioritize = (siteId: number, url: string, anchor: string, state: OrderState): number =>
     this.priority(siteId, { ...state, cues: this.cuesOf(url, anchor, state.cues) }, this.model.sitePages(siteId));
 
-  /** A pull that paid far above its site's mean: its words just became worth following (re-score now). */
-  surprise(siteId: number, reward: number): boolean {
-    return !this.topic && reward > PROMOTE * (this.model.siteMean(siteId) || Infinity);
+  /**
+   * Every RESCORE_EVERY pulls of the site, and after a pull that paid far above the site's mean
+   * (its words just became worth following).
+   */
+  rescoreAfter(siteId: number, reward: number): boolean {
+    const pulls = this.model.sitePages(siteId);
+    return pulls % RESCORE_EVERY === 0 || (!this.topic && reward > PROMOTE * (this.model.siteMean(siteId) || Infinity));
   }
 }

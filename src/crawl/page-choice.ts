@@ -1,5 +1,4 @@
 import type { Arm } from '../bandit/policy.js';
-import { RESCORE_EVERY } from '../order/priority.js';
 import type { FrontierPage } from '../store/frontier.js';
 import type { Prioritize } from '../store/priorities.js';
 import type { Settings } from '../store/settings.js';
@@ -35,7 +34,7 @@ export interface SiteQueues {
 /**
  * What the policy may pick from: each site's next page and whether the site is open now. A
  * site's next page is the frontier's, past the links of a dead-end class (dead-ends.ts), which
- * are stored as skipped, never pulled; an ordered crawl re-scores the site's queue first when due.
+ * are stored as skipped, never pulled (an ordered crawl's writer re-scores the queue: LinkOrder.rescoreAfter).
  */
 export class PageChoice {
   private next = new Map<number, FrontierPage | undefined>();
@@ -43,7 +42,6 @@ export class PageChoice {
   private retries = new Map<number, number | null>();
   /** site id → not picked before this time (epoch ms): its robots.txt could not be read; Infinity: paused for the run */
   private held = new Map<number, number>();
-  private rescored = new Map<number, number>(); // site id → its pull count at the last re-scoring
 
   /**
    * hostWait: ms until a request to a host may start. waitForChoice: one puller in the whole
@@ -72,15 +70,6 @@ export class PageChoice {
     const due = this.retries.get(id);
     if (due != null && due <= Date.now()) this.forget(id); // a page that failed for now may be asked again
     if (!this.next.has(id)) {
-      const order = this.state.order;
-      const pulls = this.state.sites.get(id)!.pulls;
-      // Re-score every RESCORE_EVERY pulls, and after a page that paid far above the site's mean
-      // (its words just became worth following).
-      const last = this.state.rewards.get(id)!.at(-1) ?? 0;
-      if (order && pulls > 0 && (pulls % RESCORE_EVERY === 0 || order.surprise(id, last)) && this.rescored.get(id) !== pulls) {
-        this.queues.rescore(id, order.prioritize);
-        this.rescored.set(id, pulls);
-      }
       const next = () => this.queues.nextPage(id, this.s['max-level']);
       let page = next();
       for (let why; page && (why = this.state.deadEnds.verdict(id, page.url)); page = next()) this.queues.skip(page, 'skipped', why);
@@ -149,7 +138,7 @@ export class PageChoice {
         rewards: this.state.rewards.get(x.id)!,
         open: pending && (this.waitForChoice || this.delayOf(x.id) <= 0),
         group: x.group,
-        next: pending ? this.pageFor(x.id)!.priority : undefined,
+        next: pending ? this.worth(x.id) : undefined,
       };
     });
   }
@@ -181,6 +170,12 @@ export class PageChoice {
   /** Available, not in flight, not capped, with a page left. */
   private pending(x: Site): boolean {
     return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) && !this.isHeld(x.id) && this.pageFor(x.id) !== undefined;
+  }
+
+  /** The site's next page's priority in the order's common unit. */
+  private worth(id: number): number | undefined {
+    const p = this.pageFor(id)!.priority;
+    return p === undefined || !this.state.order ? p : this.state.order.worth(id, p);
   }
 
   private delayOf(id: number): number {

@@ -211,6 +211,10 @@ export class ReplayStore implements SiteQueues {
     for (const l of links) {
       const row = this.byNode[site]!.get(l.to);
       if (row && row.status !== 'queued') continue;
+      if (row && !order.tracksKnown) {
+        row.level = Math.min(row.level, level + 1);
+        continue;
+      }
       targets.push({ l, row });
     }
     const graph = this.site(site);
@@ -227,5 +231,6 @@ export class ReplayStore implements SiteQueues {
       else this.insert(site, l.to, level + 1, { priority, anchor: l.anchor, cues: state.cues || null, cash, inherit, dist, inlinks }, l);
     });
     pulled.cash = 0;
+    if (order.rescoreAfter(site, reward)) this.rescore(site, order.prioritize);
   }
 }

@@ -32,12 +32,19 @@ export class CueModel {
 
   constructor(private prior: CuePrior | null = null) {}
 
+  /** cue → its lift, computed once (the prior does not change) */
+  private lifts = new Map<string, number>();
+
   /** The offline prior's lift of a cue (1: no prior, or a cue it has not seen). */
   private lift(c: string): number {
     const P = this.prior;
-    const s = P?.cues.get(c);
-    if (!P || !s || P.mean <= 0) return 1;
-    return (s.sum + K * P.mean) / (s.n + K) / P.mean;
+    if (!P || P.mean <= 0) return 1;
+    let l = this.lifts.get(c);
+    if (l === undefined) {
+      const s = P.cues.get(c);
+      this.lifts.set(c, (l = s ? (s.sum + K * P.mean) / (s.n + K) / P.mean : 1));
+    }
+    return l;
   }
 
   /** A fetched page of `siteId` with these cues gave `reward`. */

@@ -37,7 +37,9 @@ export class Frontier {
   /**
    * ordered: the eligible page (level <= maxLevel) of highest priority instead, ties in
    * breadth-first order; pages_best (partial: queued pages with a priority) answers it. A start
-   * page holds the site's first cash (src/order/cash.ts).
+   * page holds the site's first cash (src/order/cash.ts). The unary plus keeps the level bound
+   * off the index choice: on the level it would pick pages_frontier and sort the whole queue
+   * (1.6 ms a call on a 4,000-page queue, against 0.01 ms walking pages_best).
    */
   constructor(db: Db, private ordered = false, shared = false) {
     // shared (PostgreSQL, several workers): pages another worker holds a live lease on are not next
@@ -51,7 +53,7 @@ export class Frontier {
         ? `SELECT id, site_id AS siteId, url, level, priority, ${tried}, anchor, coalesce(cues, '') AS cues,
              coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash, coalesce(inherit, 0) AS inherit,
              coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks FROM pages
-           WHERE site_id = ? AND status = 'queued' AND priority IS NOT NULL AND level <= ? ${due} ${free} ORDER BY priority DESC, level, id LIMIT 1`
+           WHERE site_id = ? AND status = 'queued' AND priority IS NOT NULL AND +level <= ? ${due} ${free} ORDER BY priority DESC, level, id LIMIT 1`
         : `SELECT id, site_id AS siteId, url, level, ${tried} FROM pages
            WHERE site_id = ? AND status = 'queued' AND level <= ? ${due} ${free} ORDER BY level, id LIMIT 1`,
     );

@@ -13,13 +13,16 @@ export type Prioritize = (siteId: number, url: string, anchor: string, state: Or
 export function rescoreQueued(db: Db, siteId: number, prioritize: Prioritize, onlyUnscored = false): void {
   const rows = db
     .prepare(
-      `SELECT id, url, anchor, level, coalesce(cues, '') AS cues, coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash,
+      `SELECT id, url, anchor, level, priority, coalesce(cues, '') AS cues, coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash,
          coalesce(inherit, 0) AS inherit, coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks
        FROM pages WHERE site_id = ? AND status = 'queued' ${onlyUnscored ? 'AND priority IS NULL' : ''}`,
     )
-    .all(siteId) as ({ id: number; url: string; anchor: string | null; level: number } & OrderState)[];
+    .all(siteId) as ({ id: number; url: string; anchor: string | null; level: number; priority: number | null } & OrderState)[];
   const set = db.prepare('UPDATE pages SET priority = ? WHERE id = ?');
   db.transaction(() => {
-    for (const { id, url, anchor, level, ...state } of rows) set.run(level === 0 ? Number.MAX_VALUE : prioritize(siteId, url, anchor ?? '', state), id);
+    for (const { id, url, anchor, level, priority, ...state } of rows) {
+      const p = level === 0 ? Number.MAX_VALUE : prioritize(siteId, url, anchor ?? '', state);
+      if (p !== priority) set.run(p, id); // most keep theirs (link-value.ts relativeValue): no write
+    }
   })();
 }

@@ -2,6 +2,7 @@
 // writer commits it in one transaction.
 import type { Rewards } from '../bandit/reward.js';
 import type { FoundLinks } from '../page/found-links.js';
+import type { Prioritize } from './priorities.js';
 import type { PagePrint } from '../page/page-fingerprint.js';
 import type { PageText } from '../page/page-text.js';
 import type { FrontierPage, OrderState } from './frontier.js';
@@ -93,6 +94,19 @@ export interface LinkOrder {
    * are scored (the order learns from it). Returns the page's relevance to store, or null.
    */
   learn(page: FrontierPage, reward: number, terms: Record<string, number> | undefined): number | null;
-  /** The new state and priority of each distinct queued or new page the pulled page links to. */
+  /**
+   * Whether a link to a page already queued changes its state and priority (cash, inheritance,
+   * in-links do). False: a queued page keeps its priority until its site's queue is scored again,
+   * and such a link only raises its level (children() hears new pages alone).
+   */
+  readonly tracksKnown: boolean;
+  /**
+   * After this pull, learned, the site's queued pages are due to be scored again (the model has
+   * learned enough more): the writer does it with the pull, in its transaction, so a resumed
+   * crawl finds the queue as an uninterrupted one had it.
+   */
+  rescoreAfter(siteId: number, reward: number): boolean;
+  prioritize: Prioritize;
+  /** The new state and priority of each distinct queued (when tracksKnown) or new page the pulled page links to. */
   children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[];
 }

@@ -73,7 +73,7 @@ export function pullStatements(db: Db) {
     edge: db.prepare(`${insertIgnore(db)} INTO edges (src, dst, anchor) VALUES (?, ?, ?)${onConflictIgnore(db)}`),
     // Levels are breadth-first levels: a link found nearer the start page moves its page up (lowest
     // level wins), queued or fetched; a fetched page's external links and the pages it links follow.
-    lower: db.prepare(`UPDATE pages SET level = ?, found_on = ? WHERE id = ? AND level > ?`),
+    lower: db.prepare(`UPDATE pages SET level = ?, found_on = ? WHERE id = ? AND level > ? RETURNING status`).pluck(),
     lowerExternal: db.prepare(`UPDATE external_links SET level = ? WHERE page_id = ? AND level > ?`),
     // the pages a page links that are deeper than one below it (an in-site redirect: than itself)
     deeperChildren: db.prepare(

@@ -9,6 +9,7 @@ import type { FoundLinks, Hold } from '../page/found-links.js';
 import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult, type SkipStatus } from './pull-record.js';
 import type { OrderState } from './frontier.js';
 import { TextIndexWriter } from './text-index.js';
+import { rescoreQueued } from './priorities.js';
 import { sitemapStatements, storeSitemapPages, type SitemapPage, type SitemapStatements } from './sitemap-pages.js';
 import { EDGE_BATCH, edgeRows, linkStatements, pullStatements, type LinkStatements, type PullStatements } from './pull-statements.js';
 
@@ -221,7 +222,8 @@ export class PullWriter {
     const todo: [number, number, number][] = [[id, level, on]];
     for (let next; (next = todo.pop()); ) {
       const [page, at, from] = next;
-      if (s.lower.run(at, from, page, at).changes === 0) continue;
+      const status = s.lower.get(at, from, page, at) as string | undefined;
+      if (status === undefined || status === 'queued') continue; // not lowered, or nothing of it stored yet
       s.lowerExternal.run(at, page, at);
       for (const [child, childLevel] of s.deeperChildren.all(page) as [number, number][]) todo.push([child, childLevel, page]);
     }
@@ -313,7 +315,15 @@ export class PullWriter {
       if (seen.has(l.key)) continue;
       seen.add(l.key);
       const { dir, fp } = fingerprint(l.key);
-      const row = s.pageState.get(siteId, dir, fp) as Row | undefined;
+      if (!this.order!.tracksKnown) {
+        const seen = s.seen.get(siteId, dir, fp) as [number, number] | undefined;
+        if (seen) {
+          addEdge(linked, seen[0], l.anchor);
+          if (seen[1] > level + 1 && !l.hold) this.lower(seen[0], level + 1, contentId);
+          continue;
+        }
+      }
+      const row = this.order!.tracksKnown ? (s.pageState.get(siteId, dir, fp) as Row | undefined) : undefined;
       if (row) addEdge(linked, row.id, l.anchor);
       if (row && row.status !== 'queued' && row.level > level + 1 && !l.hold) this.lower(row.id, level + 1, contentId);
       if (row ? row.status !== 'queued' || l.hold : false) continue;
@@ -345,6 +355,7 @@ export class PullWriter {
       }
     });
     s.spend.run(page.id);
+    if (this.order!.rescoreAfter(siteId, reward)) rescoreQueued(this.db, siteId, this.order!.prioritize);
   }
 
   /** The page's edges: a pull writes them in batches; a refresh also marks the ones gone and back. */
