@@ -6,7 +6,8 @@ import type { Arm } from '../src/bandit/policy.js';
 import type { GraphPage, WebGraph } from '../src/harvest/page-graph.js';
 import { replay } from '../src/harvest/replay.js';
 import { linkCues } from '../src/order/cues.js';
-import { blockOf, linkValue, VALUE_DEFAULTS } from '../src/order/link-value.js';
+import { absoluteValue, blockOf, linkValue, relativeValue, VALUE_DEFAULTS } from '../src/order/link-value.js';
+import { rescores } from '../src/store/priorities.js';
 import { priorFromFile, priorToFile } from '../src/order/cue-prior-file.js';
 import { shippedPrior } from '../src/crawl/shipped-prior.js';
 import { CrawlOrder } from '../src/crawl/crawl-order.js';
@@ -159,5 +160,27 @@ describe('the shipped cue prior (data/cue-prior.json)', () => {
     expect([...kinds].sort()).toEqual(['a', 'c', 'h', 'p', 'u'].filter((k) => !VALUE_DEFAULTS.drop!.includes(k)));
     expect(new CrawlOrder('value').value.prior).toBe(p);
     expect(new CrawlOrder('best-first').value.prior).toBeUndefined();
+  });
+});
+
+describe('the value order\'s stored priorities', () => {
+  it('are a page\'s value over its site\'s mean (at least 1), in quarter octaves, and go back in URLs a page', () => {
+    expect(relativeValue(12, 4)).toBeCloseTo(2 ** 1.5, 12); // 3 times the mean: log2 1.58 rounds to 1.5
+    expect(relativeValue(4, 4)).toBe(1);
+    expect(relativeValue(4.3, 4)).toBe(1); // within an eighth of an octave of the mean: unchanged
+    expect(relativeValue(0.5, 0.2)).toBeCloseTo(2 ** -1, 12); // a mean under 1 counts as 1
+    expect(relativeValue(0, 3)).toBe(0);
+    expect(absoluteValue(2, 5)).toBe(10);
+    expect(absoluteValue(2, 0.5)).toBe(2);
+  });
+
+  it('are scored again for all pages, the unscored ones, or the pages that share a cue (pages without stored cues always)', () => {
+    expect(rescores('all', 3, 'a:x')).toBe(true);
+    expect(rescores('unscored', 3, 'a:x')).toBe(false);
+    expect(rescores('unscored', null, 'a:x')).toBe(true);
+    const which = { cues: ['p:ul.rel', 'a:news'] };
+    expect(rescores(which, 1, 'a:intro p:ul.rel')).toBe(true);
+    expect(rescores(which, 1, 'a:newsletter p:ul.related')).toBe(false); // whole cues only
+    expect(rescores(which, 1, null)).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import type { FrontierPage } from '../store/frontier.js';
 import type { LinkOrder, OrderedLink } from '../store/pull-record.js';
 import type { OrderState } from '../store/frontier.js';
+import type { Rescore } from '../store/priorities.js';
 import { childStates } from '../order/children.js';
 import { CUE_KINDS, joinCues, linkCues, splitCues } from '../order/cues.js';
 import { CueModel } from '../order/model.js';
@@ -101,11 +102,15 @@ export class CrawlOrder implements LinkOrder {
     this.priority(siteId, { ...state, cues: this.cuesOf(url, anchor, state.cues) }, this.model.sitePages(siteId));
 
   /**
-   * Every RESCORE_EVERY pulls of the site, and after a pull that paid far above the site's mean
-   * (its words just became worth following).
+   * The whole queue every RESCORE_EVERY pulls of the site (priority.ts). After a pull that paid
+   * far above the site's mean, the pages that share a cue with it: its words and its block just
+   * became worth following, and the others' worth relative to the site's mean (the value order's
+   * unit) has hardly moved.
    */
-  rescoreAfter(siteId: number, reward: number): boolean {
-    const pulls = this.model.sitePages(siteId);
-    return pulls % RESCORE_EVERY === 0 || (!this.topic && reward > PROMOTE * (this.model.siteMean(siteId) || Infinity));
+  rescoreAfter(page: FrontierPage, reward: number): Rescore | null {
+    const site = page.siteId;
+    if (this.model.sitePages(site) % RESCORE_EVERY === 0) return 'all';
+    if (this.topic || !(reward > PROMOTE * (this.model.siteMean(site) || Infinity))) return null;
+    return { cues: this.cuesOf(page.url, page.anchor, page.state?.cues) };
   }
 }

@@ -134,7 +134,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const queues: SiteQueues = {
     nextPage: (id, maxLevel) => coordinator.frontier.nextPage(id, maxLevel),
     soonestRetry: (id, maxLevel) => coordinator.frontier.soonestRetry(id, maxLevel),
-    rescore: (id, prioritize, onlyUnscored) => rescoreQueued(db, id, prioritize, onlyUnscored),
+    rescore: (id, prioritize, which) => rescoreQueued(db, id, prioritize, which),
     skip: (page, status, why) => writer.skip(page, status, why),
   };
   const choice = new PageChoice(queues, s, state, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone);

@@ -1,6 +1,6 @@
 import type { Arm } from '../bandit/policy.js';
 import type { FrontierPage } from '../store/frontier.js';
-import type { Prioritize } from '../store/priorities.js';
+import type { Prioritize, Rescore } from '../store/priorities.js';
 import type { Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
 import type { CrawlState } from './crawl-state.js';
@@ -26,7 +26,7 @@ export interface SiteQueues {
   /** when the site's soonest page that failed for now may be asked again (epoch ms), or null */
   soonestRetry(siteId: number, maxLevel: number): number | null;
   /** score the site's queued pages again (onlyUnscored: those without a priority alone) */
-  rescore(siteId: number, prioritize: Prioritize, onlyUnscored?: boolean): void;
+  rescore(siteId: number, prioritize: Prioritize, which?: Rescore): void;
   /** a queued page that will not be fetched */
   skip(page: FrontierPage, status: 'skipped', why: string): void;
 }
@@ -62,7 +62,7 @@ export class PageChoice {
    */
   scoreUnscored(): void {
     const order = this.state.order;
-    if (order) for (const x of this.state.sites.values()) this.queues.rescore(x.id, order.prioritize, true);
+    if (order) for (const x of this.state.sites.values()) this.queues.rescore(x.id, order.prioritize, 'unscored');
   }
 
   /** The site's next page (undefined: none left up to max-level), asked once until forgotten. */
@@ -81,7 +81,7 @@ export class PageChoice {
   /** Pages were queued for a site outside a pull (its sitemaps): an ordered crawl scores them, and the next page is asked again. */
   scoreSite(id: number): void {
     const order = this.state.order;
-    if (order) this.queues.rescore(id, order.prioritize, true);
+    if (order) this.queues.rescore(id, order.prioritize, 'unscored');
     this.forget(id);
   }
 

@@ -1,5 +1,5 @@
 import type { FrontierPage, OrderState } from '../store/frontier.js';
-import type { Prioritize } from '../store/priorities.js';
+import { rescores, type Prioritize, type Rescore } from '../store/priorities.js';
 import type { LinkOrder, OrderedLink, PageStatus } from '../store/pull-record.js';
 import type { SiteQueues } from '../crawl/page-choice.js';
 import { START } from '../order/priority.js';
@@ -126,9 +126,9 @@ export class ReplayStore implements SiteQueues {
   }
 
   /** store/priorities.ts rescoreQueued. */
-  rescore(siteId: number, prioritize: Prioritize, onlyUnscored = false): void {
+  rescore(siteId: number, prioritize: Prioritize, which: Rescore = 'all'): void {
     for (const r of this.queued[siteId]!) {
-      if (onlyUnscored && r.priority !== null) continue;
+      if (!rescores(which, r.priority, r.cues)) continue;
       r.priority = r.level === 0 ? START : prioritize(siteId, r.url, r.anchor ?? '', this.state(r, r.level === 0 ? 1 : 0));
     }
   }
@@ -231,6 +231,7 @@ export class ReplayStore implements SiteQueues {
       else this.insert(site, l.to, level + 1, { priority, anchor: l.anchor, cues: state.cues || null, cash, inherit, dist, inlinks }, l);
     });
     pulled.cash = 0;
-    if (order.rescoreAfter(site, reward)) this.rescore(site, order.prioritize);
+    const which = order.rescoreAfter(page, reward);
+    if (which) this.rescore(site, order.prioritize, which);
   }
 }

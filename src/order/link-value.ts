@@ -43,13 +43,13 @@ export function linkValue(model: CueModel, siteId: number, all: readonly string[
 
 /**
  * Inside a site the value order compares pages by their value over the site's mean (a mean below
- * one URL a page counts as one), rounded to an eighth of an octave. A queued page's stored
+ * one URL a page counts as one), rounded to a quarter octave. A queued page's stored
  * priority then changes only when its worth among the site's pages does, not whenever the mean
  * moves: re-scoring a site's queue rewrites few rows. Ties fall to breadth-first order.
  */
 export function relativeValue(value: number, siteMean: number): number {
   const r = value / Math.max(siteMean, 1);
-  return r > 0 ? 2 ** (Math.round(Math.log2(r) * 8) / 8) : 0;
+  return r > 0 ? 2 ** (Math.round(Math.log2(r) * 4) / 4) : 0;
 }
 
 /** A relative priority back in URLs a page, with the site's mean now: what the pages scheduler compares across sites. */

@@ -5,22 +5,38 @@ import type { Db } from '../db/db.js';
 export type Prioritize = (siteId: number, url: string, anchor: string, state: OrderState) => number;
 
 /**
+ * Which queued pages of a site to score again: all; those without a priority alone (when a crawl
+ * starts: the others keep the priorities an uninterrupted crawl would have given them, so a
+ * resume is exact); or those that carry one of these cues (what a pull just taught the model).
+ */
+export type Rescore = 'all' | 'unscored' | { cues: readonly string[] };
+
+/** Whether a queued page with these stored cues is among `which` (pages without stored cues always are). */
+export function rescores(which: Rescore, priority: number | null, cues: string | null): boolean {
+  if (which === 'all') return true;
+  if (which === 'unscored') return priority === null;
+  if (!cues) return true;
+  const padded = ` ${cues} `;
+  return which.cues.some((c) => padded.includes(` ${c} `));
+}
+
+/**
  * Score a site's queued pages again with what the crawl has learned since they were found
  * (ordered crawls). Pages that never had a priority (start pages, pages queued by a breadth-first
- * run) get one; start pages come first. onlyUnscored: those alone (when a crawl starts: the others
- * keep the priorities an uninterrupted crawl would have given them, so a resume is exact).
+ * run) get one; start pages come first. A priority that comes out the same is not written.
  */
-export function rescoreQueued(db: Db, siteId: number, prioritize: Prioritize, onlyUnscored = false): void {
+export function rescoreQueued(db: Db, siteId: number, prioritize: Prioritize, which: Rescore = 'all'): void {
   const rows = db
     .prepare(
       `SELECT id, url, anchor, level, priority, coalesce(cues, '') AS cues, coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash,
          coalesce(inherit, 0) AS inherit, coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks
-       FROM pages WHERE site_id = ? AND status = 'queued' ${onlyUnscored ? 'AND priority IS NULL' : ''}`,
+       FROM pages WHERE site_id = ? AND status = 'queued' ${which === 'unscored' ? 'AND priority IS NULL' : ''}`,
     )
     .all(siteId) as ({ id: number; url: string; anchor: string | null; level: number; priority: number | null } & OrderState)[];
   const set = db.prepare('UPDATE pages SET priority = ? WHERE id = ?');
   db.transaction(() => {
     for (const { id, url, anchor, level, priority, ...state } of rows) {
+      if (!rescores(which, priority, state.cues)) continue;
       const p = level === 0 ? Number.MAX_VALUE : prioritize(siteId, url, anchor ?? '', state);
       if (p !== priority) set.run(p, id); // most keep theirs (link-value.ts relativeValue): no write
     }

@@ -2,7 +2,7 @@
 // writer commits it in one transaction.
 import type { Rewards } from '../bandit/reward.js';
 import type { FoundLinks } from '../page/found-links.js';
-import type { Prioritize } from './priorities.js';
+import type { Prioritize, Rescore } from './priorities.js';
 import type { PagePrint } from '../page/page-fingerprint.js';
 import type { PageText } from '../page/page-text.js';
 import type { FrontierPage, OrderState } from './frontier.js';
@@ -101,11 +101,11 @@ export interface LinkOrder {
    */
   readonly tracksKnown: boolean;
   /**
-   * After this pull, learned, the site's queued pages are due to be scored again (the model has
-   * learned enough more): the writer does it with the pull, in its transaction, so a resumed
-   * crawl finds the queue as an uninterrupted one had it.
+   * After this pull, learned, which of the site's queued pages are due to be scored again (null:
+   * none): the writer does it with the pull, in its transaction, so a resumed crawl finds the
+   * queue as an uninterrupted one had it.
    */
-  rescoreAfter(siteId: number, reward: number): boolean;
+  rescoreAfter(page: FrontierPage, reward: number): Rescore | null;
   prioritize: Prioritize;
   /** The new state and priority of each distinct queued (when tracksKnown) or new page the pulled page links to. */
   children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[];

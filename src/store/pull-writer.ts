@@ -355,7 +355,8 @@ export class PullWriter {
       }
     });
     s.spend.run(page.id);
-    if (this.order!.rescoreAfter(siteId, reward)) rescoreQueued(this.db, siteId, this.order!.prioritize);
+    const which = this.order!.rescoreAfter(page, reward);
+    if (which) rescoreQueued(this.db, siteId, this.order!.prioritize, which);
   }
 
   /** The page's edges: a pull writes them in batches; a refresh also marks the ones gone and back. */
