@@ -25,6 +25,9 @@ export const graphFile = join(root, 'beebot-graph.json.gz');
 /** The cached graph, built first (in a child process that trusts the replay web's CA) when missing. */
 export function ensureGraph(file = graphFile): WebGraph {
   if (!existsSync(file)) {
+    // The replay web first: the child reads NODE_EXTRA_CA_CERTS when it starts, so the CA must
+    // exist by then (else every https origin fails and its pages look robots-denied).
+    ensureSites();
     console.error(`building the page graph of ${root} into ${file} (about a minute)`);
     const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), file], { stdio: 'inherit', env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } });
     if (r.status !== 0) throw new Error('building the page graph failed');
