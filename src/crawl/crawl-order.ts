@@ -111,6 +111,7 @@ export class CrawlOrder implements LinkOrder {
     const site = page.siteId;
     if (this.model.sitePages(site) % RESCORE_EVERY === 0) return 'all';
     if (this.topic || !(reward > PROMOTE * (this.model.siteMean(site) || Infinity))) return null;
-    return { cues: this.cuesOf(page.url, page.anchor, page.state?.cues) };
+    // The kinds the order reads alone: a cue of another kind (a page graph keeps them all) says nothing of the page's worth.
+    return { cues: this.cuesOf(page.url, page.anchor, page.state?.cues).filter((c) => this.kinds.includes(c.slice(0, c.indexOf(':')))) };
   }
 }
