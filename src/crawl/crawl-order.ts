@@ -103,14 +103,16 @@ export class CrawlOrder implements LinkOrder {
 
   /**
    * The whole queue every RESCORE_EVERY pulls of the site (priority.ts). After a pull that paid
-   * far above the site's mean, the pages that share a cue with it: its words and its block just
-   * became worth following, and the others' worth relative to the site's mean (the value order's
-   * unit) has hardly moved.
+   * far above the site's mean, with --order value the pages that share a cue with it: its words
+   * and its block just became worth following, and the others' worth relative to the site's mean
+   * (the value order's unit) has hardly moved.
    */
   rescoreAfter(page: FrontierPage, reward: number): Rescore | null {
     const site = page.siteId;
     if (this.model.sitePages(site) % RESCORE_EVERY === 0) return 'all';
     if (this.topic || !(reward > PROMOTE * (this.model.siteMean(site) || Infinity))) return null;
+    // The other orders' priorities are in URLs a page, which the new mean moves for every page.
+    if (this.order !== 'value') return 'all';
     // The kinds the order reads alone: a cue of another kind (a page graph keeps them all) says nothing of the page's worth.
     return { cues: this.cuesOf(page.url, page.anchor, page.state?.cues).filter((c) => this.kinds.includes(c.slice(0, c.indexOf(':')))) };
   }
