@@ -7,6 +7,7 @@ import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 import { crawlTables } from './helpers/crawl-tables.js';
 import { rows } from './helpers/read-db.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
+import { startCommitCutProxy } from './helpers/commit-cut-proxy.js';
 
 // The database server goes away under a running crawl: frozen (SIGSTOP, as a paused VM), restarted
 // (pg_ctl restart -m fast), or gone for longer than db-reconnect. A wait for the database is not a
@@ -110,5 +111,22 @@ describe('the PostgreSQL server goes away under a crawl', () => {
     expect(waited).toBeLessThan(15_000);
     await ok(beebot(crawlArgs(), { db }));
     expect(crawlTables(db)).toEqual(baseline);
+  }, 120_000);
+
+  it("a connection cut after a page's COMMIT reached the server (its answer lost): the page is stored once, the crawl ends as an uninterrupted one", async () => {
+    const db = await createDatabase(cluster);
+    await prepare(db);
+    const proxy = await startCommitCutProxy(db, /INSERT INTO fetches/, [5, 20, 40]);
+    try {
+      const r = await ok(beebot(crawlArgs(), { db: proxy.url }));
+      expect(said(r.stderr)).toEqual([]);
+      expect(proxy.cuts()).toBe(3);
+    } finally {
+      await proxy.close();
+    }
+    const got = crawlTables(db);
+    expect(got.fetchedTwice).toEqual([]);
+    expect(got).toEqual(baseline);
+    expect(rows(db, 'SELECT sum(pulls) AS pulls FROM sites')).toEqual([{ pulls: baseline.pulls }]);
   }, 120_000);
 });

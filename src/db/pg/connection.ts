@@ -121,10 +121,44 @@ export class PgDb implements Db {
   }
 
   exec(sql: string): void {
+    if (/^\s*COMMIT\s*;?\s*$/i.test(sql) && this.inTransaction) return this.commit();
     this.call(() => {
       this.pq.exec(sql);
       this.check();
     });
+  }
+
+  /**
+   * COMMIT, whose answer can be lost with the connection after the server committed (an ambiguous
+   * commit): running the transaction again would then apply it twice (a page's pull logged twice,
+   * its site's statistics counted twice). So the transaction's id is read first, and when the
+   * answer is lost the new connection asks the server what became of it (txid_status): committed,
+   * the commit stands; otherwise TransactionLost, and the transaction is run again whole.
+   */
+  private commit(): void {
+    const xid = this.prepare('SELECT txid_current_if_assigned()::text').pluck().get() as string | null;
+    try {
+      this.call(() => {
+        this.pq.exec('COMMIT');
+        this.check();
+      });
+    } catch (err) {
+      if (!(err instanceof TransactionLost) || xid === null) throw err; // nothing written: nothing to find out
+      if (this.landed(xid)) return;
+      throw err;
+    }
+  }
+
+  /** Whether transaction `xid` committed; one whose commit is still under way is waited for, up to reconnectMs. */
+  private landed(xid: string): boolean {
+    const status = this.prepare('SELECT txid_status(?::bigint)').pluck();
+    const until = performance.now() + this.reconnectMs;
+    for (let attempt = 0; ; attempt++) {
+      const s = status.get(xid) as string | null;
+      if (s !== 'in progress') return s === 'committed';
+      if (performance.now() >= until) throw new BeebotError(`PostgreSQL at ${this.name}: a commit whose answer was lost was still under way after ${within(this.reconnectMs)} (transaction ${xid})`);
+      sleepSync(reconnectPause(attempt));
+    }
   }
 
   /** Runs `sql` with `params`; the statement is prepared on the server once per connection. */
@@ -273,6 +307,8 @@ export class PgDb implements Db {
     this.retire(this.pq);
   }
 }
+
+const within = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
 /** libpq's messages go on over indented lines ("This probably means…"): the first says it. */
 const firstLine = (text: string): string => text.trim().split('\n')[0]!.replace(/^(FATAL|ERROR):\s+/, '');
