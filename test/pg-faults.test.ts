@@ -12,7 +12,8 @@ import { startCommitCutProxy } from './helpers/commit-cut-proxy.js';
 // The database server goes away under a running crawl: frozen (SIGSTOP, as a paused VM), restarted
 // (pg_ctl restart -m fast), or gone for longer than db-reconnect. A wait for the database is not a
 // page's failure, and a lost connection is opened again: the crawl ends with the tables of an
-// uninterrupted one. Gone for good: one line, exit 1.
+// uninterrupted one. Gone for good: one line, exit 1. A refresh or watch holds its run lock on
+// each new connection too.
 const WEB: WebConfig = { sites: 4, pagesPerSite: 40, soloPages: 0, fanout: 10, seed: 11 };
 const HOSTS = Array.from({ length: WEB.sites }, (_, i) => `site${i}.bench`);
 const PAGE_TIMEOUT = 2000;
@@ -37,7 +38,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const crawlArgs = () => ['crawl', '--budget', 'none', '--delay', '60', '--concurrency', '4', '--policy', 'round-robin', ...HOSTS.flatMap((h) => ['--resolve', `${h}:${web.port}:127.0.0.1`])];
+const resolveArgs = () => HOSTS.flatMap((h) => ['--resolve', `${h}:${web.port}:127.0.0.1`]);
+const crawlArgs = () => ['crawl', '--budget', 'none', '--delay', '60', '--concurrency', '4', '--policy', 'round-robin', ...resolveArgs()];
 
 async function ok(run: Promise<CliResult>): Promise<CliResult> {
   const r = await run;
@@ -64,7 +66,24 @@ async function served(from: number, n: number): Promise<void> {
 const said = (stderr: string) =>
   stderr.split('\n').filter((l) => l !== '' && !/^\d+\t/.test(l) && l !== 'FATAL:  terminating connection due to administrator command');
 
-describe('the PostgreSQL server goes away under a crawl', () => {
+/**
+ * Cut the connection of the run holding the run lock (db/run-lock.ts) and take the lock before the
+ * run is connected again (its first pause is 100 ms); then wait for the run to end.
+ */
+async function cutAndTakeRunLock(db: string, run: Promise<CliResult>): Promise<CliResult> {
+  const { default: pg } = await import('pg');
+  const other = new pg.Client({ connectionString: db });
+  await other.connect();
+  try {
+    await other.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()`);
+    await other.query('SELECT pg_advisory_lock($1)', [0x6265_6572_7266]);
+    return await run;
+  } finally {
+    await other.end();
+  }
+}
+
+describe('the PostgreSQL server goes away under a crawl, a refresh or a watch', () => {
   it('frozen for longer than the page timeout: no page is blamed for the wait, the crawl ends as an uninterrupted one', async () => {
     const db = await createDatabase(cluster);
     await prepare(db);
@@ -128,5 +147,48 @@ describe('the PostgreSQL server goes away under a crawl', () => {
     expect(got.fetchedTwice).toEqual([]);
     expect(got).toEqual(baseline);
     expect(rows(db, 'SELECT sum(pulls) AS pulls FROM sites')).toEqual([{ pulls: baseline.pulls }]);
+  }, 120_000);
+
+  it('restarted under a refresh: the refresh takes its run lock again on its new connection, so a second refresh is refused meanwhile', async () => {
+    const db = await createDatabase(cluster);
+    await prepare(db);
+    await ok(beebot(crawlArgs(), { db }));
+    const refreshArgs = ['refresh', '--delay', '60', ...resolveArgs()];
+    const from = Date.now();
+    const first = beebot(refreshArgs, { db });
+    await served(from, 10);
+    await cluster.restart();
+    await served(Date.now(), 5); // it has written since: connected again
+    const second = await beebot(refreshArgs, { db });
+    expect(second.code, second.stderr).toBe(1);
+    expect(said(second.stderr)).toEqual([`beebot: a refresh or watch is running on ${db}`]);
+    const r = await ok(first);
+    expect(said(r.stderr)).toEqual([]);
+    expect(r.stdout).toMatch(/checked 160 of 160 planned pages/);
+  }, 120_000);
+
+  it('a refresh whose connection was cut finds its run lock taken meanwhile: one line, exit 1', async () => {
+    const db = await createDatabase(cluster);
+    await prepare(db);
+    await ok(beebot(crawlArgs(), { db }));
+    const from = Date.now();
+    const run = beebot(['refresh', '--delay', '60', ...resolveArgs()], { db });
+    await served(from, 10);
+    const r = await cutAndTakeRunLock(db, run);
+    expect(r.code).toBe(1);
+    expect(said(r.stderr)).toEqual([`beebot: a refresh or watch is running on ${db}`]);
+  }, 120_000);
+
+  it('a watch whose connection was cut finds its run lock taken meanwhile: one line, exit 1', async () => {
+    const db = await createDatabase(cluster);
+    await prepare(db);
+    await ok(beebot(crawlArgs(), { db }));
+    for (const h of HOSTS) await ok(beebot(['watch', 'add', `http://${h}:${web.port}/`], { db }));
+    const from = Date.now();
+    const run = beebot(['watch', '--for', '30s', '--schedule', 'fixed', '--interval', '1s', ...resolveArgs()], { db });
+    await served(from, 8); // two rounds of checks
+    const r = await cutAndTakeRunLock(db, run);
+    expect(r.code).toBe(1);
+    expect(said(r.stderr)).toEqual([`beebot: a refresh or watch is running on ${db}`]);
   }, 120_000);
 });

@@ -6,12 +6,16 @@ import type { Db } from './db-types.js';
 const RUN_LOCK = 0x6265_6572_7266; // 'berrf'
 
 /**
- * PostgreSQL: hold the run lock of a refresh or watch for as long as this connection lives, or
- * fail with `busyMessage`. SQLite needs none: the crawl lock file (cli/crawl-lock.ts) does it.
+ * PostgreSQL: hold the run lock of a refresh or watch for as long as the run lives, or fail with
+ * `busyMessage`. The lock goes with its connection: a connection opened again after a lost one
+ * takes it again first, and fails the run with `busyMessage` if another run took it meanwhile.
+ * SQLite needs none: the crawl lock file (cli/crawl-lock.ts) does it.
  */
 export function holdPgRunLock(db: Db, busyMessage: string): void {
   if (db.kind !== 'pg') return;
-  if (!db.prepare('SELECT pg_try_advisory_lock(?)').pluck().get(RUN_LOCK)) throw new BeebotError(busyMessage);
+  (db as Db & { holdPerSession(take: () => void): void }).holdPerSession(() => {
+    if (!db.prepare('SELECT pg_try_advisory_lock(?)').pluck().get(RUN_LOCK)) throw new BeebotError(busyMessage);
+  });
 }
 
 /**

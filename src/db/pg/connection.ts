@@ -97,6 +97,8 @@ export class PgDb implements Db {
   reconnectMs = RECONNECT_MS;
   /** Set when the server stayed away past reconnectMs: every later call fails with it at once. */
   private gone: BeebotError | null = null;
+  /** What a session holds on the server and a new connection must take again (advisory locks: run-lock.ts). */
+  private renewals: (() => void)[] = [];
 
   constructor(readonly name: string, private url: string) {
     const PQ = loadLibpq();
@@ -159,6 +161,16 @@ export class PgDb implements Db {
       if (performance.now() >= until) throw new BeebotError(`PostgreSQL at ${this.name}: a commit whose answer was lost was still under way after ${within(this.reconnectMs)} (transaction ${xid})`);
       sleepSync(reconnectPause(attempt));
     }
+  }
+
+  /**
+   * Run `take` now and again on every new connection after a lost one, before anything else runs
+   * there: what a session holds (an advisory lock) goes with its connection. A BeebotError from it
+   * (the lock taken by another process meanwhile) ends the run: every later call fails with it.
+   */
+  holdPerSession(take: () => void): void {
+    take();
+    this.renewals.push(take);
   }
 
   /** Runs `sql` with `params`; the statement is prepared on the server once per connection. */
@@ -235,11 +247,21 @@ export class PgDb implements Db {
       try {
         this.pq.exec(SESSION);
         this.check();
-        return;
       } catch (err) {
         last = (err as Error).message;
         this.retire(pq);
+        continue;
       }
+      try {
+        for (const take of this.renewals) take();
+      } catch (err) {
+        // not taken again: the run cannot go on as it was (another refresh took the lock meanwhile)
+        if (this.open) this.retire(this.pq);
+        this.open = false;
+        this.gone = err instanceof BeebotError ? err : new BeebotError(`PostgreSQL at ${this.name}: connected again, but ${(err as Error).message}`);
+        throw this.gone;
+      }
+      return;
     }
   }
 
