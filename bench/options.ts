@@ -30,12 +30,14 @@ export interface BenchOptions {
   parts: Set<Part>;
   /** Also run beebot's crawl under --cpu-prof and summarize where its time goes. */
   profile: boolean;
+  /** beebot's --order for its crawls (null: its default), to price an order against another */
+  order: string | null;
   out: string | null;
 }
 
 export const USAGE = `usage: npm run bench -- [--quick] [--profile] [--reps N] [--budget N] [--concurrency N]
                      [--sites N] [--pages N] [--solo-pages N] [--scale 10000,100000,1000000]
-                     [--scale-window N] [--scale-reps N] [--parse-pages N] [--only parse,ceiling,web,single,scale] [--out FILE]
+                     [--scale-window N] [--scale-reps N] [--parse-pages N] [--only parse,ceiling,web,single,scale] [--order NAME] [--out FILE]
 (each also as an environment variable: BENCH_REPS, BENCH_BUDGET, BENCH_CONCURRENCY, ...)`;
 
 export function benchOptions(argv: string[], env: Record<string, string | undefined>, defaultOut: string): BenchOptions {
@@ -55,6 +57,7 @@ export function benchOptions(argv: string[], env: Record<string, string | undefi
       'scale-reps': { type: 'string' },
       'parse-pages': { type: 'string' },
       only: { type: 'string' },
+      order: { type: 'string' },
       out: { type: 'string' },
     },
     strict: true,
@@ -97,6 +100,7 @@ export function benchOptions(argv: string[], env: Record<string, string | undefi
     ceilingPages: pick(undefined, 'CEILING_PAGES', 4000, 1000),
     parts,
     profile: values.profile ?? env.BENCH_PROFILE === '1',
+    order: values.order ?? env.BENCH_ORDER ?? null,
     out: out === '' || out === 'none' ? null : out,
   };
 }

@@ -202,7 +202,8 @@ async function beebotCrawl(name: string, hosts: string[], crawlArgs: string[], n
   // The bin itself, as a user runs it (its #! line carries beebot's Node flags); with extra Node
   // flags (--cpu-prof, which NODE_OPTIONS refuses), node with the #! line's flags and those.
   const [cmd, args] = nodeArgs.length ? [process.execPath, [...binNodeFlags(), ...nodeArgs, bin]] : [bin, []];
-  const m = await measured(cmd, [...args, '--db', db, 'crawl', '--delay', '0', '--policy', 'round-robin', ...crawlArgs, ...resolveArgs(hosts, web.port)]);
+  const order = o.order ? ['--order', o.order] : [];
+  const m = await measured(cmd, [...args, '--db', db, 'crawl', '--delay', '0', '--policy', 'round-robin', ...order, ...crawlArgs, ...resolveArgs(hosts, web.port)]);
   if (m.code !== 0) throw new Error(`beebot crawl exited ${m.code}: ${m.stderrTail.slice(-600)}`);
   const t = totals(db);
   const size = dbBytes(db);
@@ -496,7 +497,7 @@ if (parse) {
   );
 }
 if (o.parts.has('web')) {
-  out.push('', `== comparison web: budget ${fmtInt(o.budget)} pages, --delay 0, concurrency ${o.concurrency} for both, ${o.reps} repetitions alternating (medians) ==`);
+  out.push('', `== comparison web: budget ${fmtInt(o.budget)} pages, --delay 0, concurrency ${o.concurrency} for both${o.order ? `, beebot --order ${o.order}` : ''}, ${o.reps} repetitions alternating (medians) ==`);
   out.push(...comparisonTable(summary, 'web', ['beebot', 'crawlee']));
 }
 if (ceiling) out.push(`${ceilingLine(ceiling)} (${noise(ceiling.otherCpuShare)})`);
