@@ -13,7 +13,7 @@ import { shippedPrior } from '../src/crawl/shipped-prior.js';
 import { CrawlOrder } from '../src/crawl/crawl-order.js';
 import { CueModel } from '../src/order/model.js';
 import { cuePrior } from '../src/harvest/cue-prior.js';
-import { priorityOf } from '../src/order/priority.js';
+import { priorityOf, wholeQueueDue } from '../src/order/priority.js';
 
 const cues = (url: string, anchor: string, path: string) => linkCues(url, anchor, { path });
 
@@ -172,6 +172,16 @@ describe('the value order\'s stored priorities', () => {
     expect(relativeValue(0, 3)).toBe(0);
     expect(absoluteValue(2, 5)).toBe(10);
     expect(absoluteValue(2, 0.5)).toBe(2);
+  });
+
+  it('are scored again every 25 pulls of the site, k times less often for a queue over k - 1 spans of 5,000 pages', () => {
+    let asked = 0;
+    const queue = (n: number) => () => (asked++, n);
+    expect([24, 25, 26, 50].map((p) => wholeQueueDue(p, queue(100)))).toEqual([false, true, false, true]);
+    expect(asked).toBe(2); // counted only on a pull that could be due
+    expect([25, 50, 75, 100].map((p) => wholeQueueDue(p, queue(5000)))).toEqual([true, true, true, true]);
+    expect([25, 50, 75, 100].map((p) => wholeQueueDue(p, queue(12_000)))).toEqual([false, false, true, false]); // k = 3
+    expect(wholeQueueDue(0, queue(0))).toBe(false);
   });
 
   it('are scored again for all pages, the unscored ones, or the pages that share a cue (pages without stored cues always)', () => {

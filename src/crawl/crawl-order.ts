@@ -5,7 +5,7 @@ import type { Rescore } from '../store/priorities.js';
 import { childStates } from '../order/children.js';
 import { CUE_KINDS, joinCues, linkCues, splitCues } from '../order/cues.js';
 import { CueModel } from '../order/model.js';
-import { focusedPriority, priorityOf, PROMOTE, RESCORE_EVERY, START, type LinkState, type Order } from '../order/priority.js';
+import { focusedPriority, priorityOf, PROMOTE, START, wholeQueueDue, type LinkState, type Order } from '../order/priority.js';
 import { absoluteValue, relativeValue, VALUE_DEFAULTS, valueKinds, type ValueParams } from '../order/link-value.js';
 import { shippedValue } from './shipped-prior.js';
 import { yieldRelevance } from '../order/relevance.js';
@@ -102,14 +102,14 @@ export class CrawlOrder implements LinkOrder {
     this.priority(siteId, { ...state, cues: this.cuesOf(url, anchor, state.cues) }, this.model.sitePages(siteId));
 
   /**
-   * The whole queue every RESCORE_EVERY pulls of the site (priority.ts). After a pull that paid
+   * The whole queue every RESCORE_EVERY pulls of the site (less often for a long queue: priority.ts wholeQueueDue). After a pull that paid
    * far above the site's mean, with --order value the pages that share a cue with it: its words
    * and its block just became worth following, and the others' worth relative to the site's mean
    * (the value order's unit) has hardly moved.
    */
-  rescoreAfter(page: FrontierPage, reward: number): Rescore | null {
+  rescoreAfter(page: FrontierPage, reward: number, queued: () => number): Rescore | null {
     const site = page.siteId;
-    if (this.model.sitePages(site) % RESCORE_EVERY === 0) return 'all';
+    if (wholeQueueDue(this.model.sitePages(site), queued)) return 'all';
     if (this.topic || !(reward > PROMOTE * (this.model.siteMean(site) || Infinity))) return null;
     // The other orders' priorities are in URLs a page, which the new mean moves for every page.
     if (this.order !== 'value') return 'all';

@@ -91,3 +91,16 @@ export function focusedPriority(order: Order, link: LinkState, neigh: number): n
 
 /** A site's queued links are scored again every RESCORE_EVERY of its pulls (the model has learned more). */
 export const RESCORE_EVERY = 25;
+
+/**
+ * A queue longer than QUEUE_SPAN pages is scored again k times less often, k = its length over
+ * QUEUE_SPAN rounded up: re-scoring then reads at most about QUEUE_SPAN / RESCORE_EVERY rows a pull
+ * however long the queue grows (a crawl of a million URLs), and no site of the replay web (under
+ * 3,000 pages each) is affected. `queued` is asked only on a pull that could be due.
+ */
+export const QUEUE_SPAN = 5000;
+
+export function wholeQueueDue(sitePulls: number, queued: () => number): boolean {
+  if (sitePulls === 0 || sitePulls % RESCORE_EVERY !== 0) return false;
+  return (sitePulls / RESCORE_EVERY) % Math.max(1, Math.ceil(queued() / QUEUE_SPAN)) === 0;
+}

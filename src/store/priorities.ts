@@ -42,3 +42,8 @@ export function rescoreQueued(db: Db, siteId: number, prioritize: Prioritize, wh
     }
   })();
 }
+
+/** The site's queued pages (pages_frontier counts them). */
+export function queuedPages(db: Db, siteId: number): number {
+  return db.prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND status = 'queued'`).pluck().get(siteId) as number;
+}

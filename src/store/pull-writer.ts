@@ -9,7 +9,7 @@ import type { FoundLinks, Hold } from '../page/found-links.js';
 import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult, type SkipStatus } from './pull-record.js';
 import type { OrderState } from './frontier.js';
 import { TextIndexWriter } from './text-index.js';
-import { rescoreQueued } from './priorities.js';
+import { queuedPages, rescoreQueued } from './priorities.js';
 import { sitemapStatements, storeSitemapPages, type SitemapPage, type SitemapStatements } from './sitemap-pages.js';
 import { EDGE_BATCH, edgeRows, linkStatements, pullStatements, type LinkStatements, type PullStatements } from './pull-statements.js';
 
@@ -355,7 +355,7 @@ export class PullWriter {
       }
     });
     s.spend.run(page.id);
-    const which = this.order!.rescoreAfter(page, reward);
+    const which = this.order!.rescoreAfter(page, reward, () => queuedPages(this.db, siteId));
     if (which) rescoreQueued(this.db, siteId, this.order!.prioritize, which);
   }
 
