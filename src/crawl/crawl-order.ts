@@ -34,7 +34,7 @@ export class CrawlOrder implements LinkOrder {
 
   /**
    * The value order reads a queued page's cues alone, which a new link to it does not change; its
-   * priority follows the model when the site's queue is scored again (page-choice.ts).
+   * priority follows the model when the site's queue is scored again (rescoreAfter).
    */
   get tracksKnown(): boolean {
     return this.order !== 'value';
@@ -102,10 +102,11 @@ export class CrawlOrder implements LinkOrder {
     this.priority(siteId, { ...state, cues: this.cuesOf(url, anchor, state.cues) }, this.model.sitePages(siteId));
 
   /**
-   * The whole queue every RESCORE_EVERY pulls of the site (less often for a long queue: priority.ts wholeQueueDue). After a pull that paid
-   * far above the site's mean, with --order value the pages that share a cue with it: its words
-   * and its block just became worth following, and the others' worth relative to the site's mean
-   * (the value order's unit) has hardly moved.
+   * The whole queue every RESCORE_EVERY pulls of the site (less often for a long queue:
+   * priority.ts wholeQueueDue). After a pull that paid far above the site's mean, with --order
+   * value the pages that share a cue with it: its words and its block just became worth
+   * following, and the others' worth relative to the site's mean (the value order's unit) has
+   * hardly moved.
    */
   rescoreAfter(page: FrontierPage, reward: number, queued: () => number): Rescore | null {
     const site = page.siteId;
