@@ -174,17 +174,17 @@ describe('the value order\'s stored priorities', () => {
     expect(absoluteValue(2, 0.5)).toBe(2);
   });
 
-  it('are scored again every 25 pulls of the site, k times less often for a queue over k - 1 spans of 5,000 pages', () => {
+  it('are scored again every 25 pulls of the site, k times less often for a queue over k - 1 spans of 2,000 pages', () => {
     let asked = 0;
     const queue = (n: number) => () => (asked++, n);
     expect([24, 25, 26, 50].map((p) => wholeQueueDue(p, queue(100)))).toEqual([false, true, false, true]);
     expect(asked).toBe(2); // counted only on a pull that could be due
-    expect([25, 50, 75, 100].map((p) => wholeQueueDue(p, queue(5000)))).toEqual([true, true, true, true]);
-    expect([25, 50, 75, 100].map((p) => wholeQueueDue(p, queue(12_000)))).toEqual([false, false, true, false]); // k = 3
+    expect([25, 50, 75, 100].map((p) => wholeQueueDue(p, queue(2000)))).toEqual([true, true, true, true]);
+    expect([25, 50, 75, 100].map((p) => wholeQueueDue(p, queue(5_000)))).toEqual([false, false, true, false]); // k = 3
     expect(wholeQueueDue(0, queue(0))).toBe(false);
   });
 
-  it('are scored again for all pages, the unscored ones, or the pages that share a cue (pages without stored cues always)', () => {
+  it('are scored again for all scored pages, the unscored ones, or the pages that share a cue (pages without stored cues always)', () => {
     expect(rescores('all', 3, 'a:x')).toBe(true);
     expect(rescores('unscored', 3, 'a:x')).toBe(false);
     expect(rescores('unscored', null, 'a:x')).toBe(true);
@@ -192,5 +192,7 @@ describe('the value order\'s stored priorities', () => {
     expect(rescores(which, 1, 'a:intro p:ul.rel')).toBe(true);
     expect(rescores(which, 1, 'a:newsletter p:ul.related')).toBe(false); // whole cues only
     expect(rescores(which, 1, null)).toBe(true);
+    expect(rescores('all', null, 'a:x')).toBe(false); // a page without a priority waits for the 'unscored' pass
+    expect(rescores(which, null, null)).toBe(false);
   });
 });
