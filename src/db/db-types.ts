@@ -34,6 +34,11 @@ export interface Db {
   prepare(sql: string): Statement;
   exec(sql: string): void;
   transaction<F extends (...args: never[]) => unknown>(fn: F): F & { immediate: F; deferred: F; exclusive: F };
+  /**
+   * Run `take` now, and again first thing on every new connection (what a session holds, such
+   * as an advisory lock, goes with its connection). SQLite keeps one connection for life.
+   */
+  holdPerSession(take: () => void): void;
   close(): void;
 }
 

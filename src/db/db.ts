@@ -87,8 +87,9 @@ function openSqlite(file: string, opts: { readonly?: boolean }, shown = file): D
     db?.close();
     throw dbError(err, shown);
   }
-  // better-sqlite3's Database is the SQLite implementation of Db as it is: only its kind is added.
-  return Object.assign(db, { kind: 'sqlite' as const }) as unknown as Db;
+  // better-sqlite3's Database is the SQLite implementation of Db as it is: only its kind and the
+  // session hook (one connection for life: run once) are added.
+  return Object.assign(db, { kind: 'sqlite' as const, holdPerSession: (take: () => void) => take() }) as unknown as Db;
 }
 
 function migrate(db: Database.Database, file: string): void {

@@ -13,7 +13,7 @@ const RUN_LOCK = 0x6265_6572_7266; // 'berrf'
  */
 export function holdPgRunLock(db: Db, busyMessage: string): void {
   if (db.kind !== 'pg') return;
-  (db as Db & { holdPerSession(take: () => void): void }).holdPerSession(() => {
+  db.holdPerSession(() => {
     if (!db.prepare('SELECT pg_try_advisory_lock(?)').pluck().get(RUN_LOCK)) throw new BeebotError(busyMessage);
   });
 }
