@@ -31,9 +31,7 @@ afterAll(async () => {
 });
 
 const resolveArgs = () => HOSTS.flatMap((h) => ['--resolve', `${h}:${web.port}:127.0.0.1`]);
-// Breadth-first: with the value order, 4 workers stored one page's pull twice in 2 of 11 runs on a
-// loaded machine (not found yet); this test is about the workers' coordination as it stood.
-const crawlArgs = () => ['crawl', '--budget', 'none', '--delay', String(DELAY), '--concurrency', '2', '--policy', 'round-robin', '--order', 'bfs', ...resolveArgs()];
+const crawlArgs = () => ['crawl', '--budget', 'none', '--delay', String(DELAY), '--concurrency', '2', '--policy', 'round-robin', ...resolveArgs()];
 
 async function ok(run: Promise<CliResult>): Promise<CliResult> {
   const r = await run;
