@@ -9,7 +9,7 @@ import type { FoundLinks, Hold } from '../page/found-links.js';
 import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult, type SkipStatus } from './pull-record.js';
 import type { OrderState } from './frontier.js';
 import { TextIndexWriter } from './text-index.js';
-import { FirstLinks, queuedPages, rescoreQueued } from './priorities.js';
+import { queuedPages, rescoreQueued } from './priorities.js';
 import { sitemapStatements, storeSitemapPages, type SitemapPage, type SitemapStatements } from './sitemap-pages.js';
 import { EDGE_BATCH, edgeRows, linkStatements, pullStatements, type LinkStatements, type PullStatements } from './pull-statements.js';
 
@@ -76,8 +76,6 @@ export class PullWriter {
   private guarded: LinkStatements;
   private mode: keyof Rewards;
   private order: LinkOrder | undefined;
-  /** An order that scores a page by the link that queued it alone keeps those links at hand. */
-  private firstLinks: FirstLinks | undefined;
   private now: () => number;
   /** Another worker may insert a page between our look-up and our insert (PostgreSQL). */
   private raced: boolean;
@@ -98,7 +96,6 @@ export class PullWriter {
     this.mode = opts.reward ?? 'urls';
     this.now = opts.now ?? Date.now;
     this.order = opts.order;
-    if (this.order && !this.order.tracksKnown) this.firstLinks = new FirstLinks(db);
     this.known = new KnownExternal(db);
     this.text = opts.indexText ? new TextIndexWriter(db) : null;
     this.plain = linkStatements(db, false);
@@ -116,10 +113,8 @@ export class PullWriter {
       try {
         return f();
       } catch (err) {
-        // The page's savepoint rolled back: what it marked known is not stored. Read it again
-        // (and the links it queued: SQLite may give their ids to other pages).
+        // The page's savepoint rolled back: what it marked known is not stored. Read it again.
         this.known = new KnownExternal(this.db);
-        if (this.firstLinks) this.firstLinks = new FirstLinks(this.db);
         throw err;
       }
     });
@@ -357,13 +352,11 @@ export class PullWriter {
           priority, anchor: l.anchor ?? null, ...state, cues: state.cues || null,
         });
         this.linkNew(w, ins, dir, fp, l.anchor);
-        if (ins.changes > 0) this.firstLinks?.add(Number(ins.lastInsertRowid), { url: l.url, anchor: l.anchor ?? '', cues: state.cues });
       }
     });
     s.spend.run(page.id);
-    this.firstLinks?.drop(page.id);
     const which = this.order!.rescoreAfter(page, reward, () => queuedPages(this.db, siteId));
-    if (which) rescoreQueued(this.db, siteId, this.order!.prioritize, which, this.firstLinks);
+    if (which) rescoreQueued(this.db, siteId, this.order!.prioritize, which);
   }
 
   /** The page's edges: a pull writes them in batches; a refresh also marks the ones gone and back. */
