@@ -184,14 +184,15 @@ describe('the value order\'s stored priorities', () => {
     expect(wholeQueueDue(0, queue(0))).toBe(false);
   });
 
-  it('are scored again for all scored pages, the unscored ones, or the pages that share a cue (pages without stored cues always)', () => {
+  it('are scored again for all scored pages, the unscored ones, or the pages that share a cue (pages without stored cues at the next whole pass)', () => {
     expect(rescores('all', 3, 'a:x')).toBe(true);
     expect(rescores('unscored', 3, 'a:x')).toBe(false);
     expect(rescores('unscored', null, 'a:x')).toBe(true);
     const which = { cues: ['p:ul.rel', 'a:news'] };
     expect(rescores(which, 1, 'a:intro p:ul.rel')).toBe(true);
     expect(rescores(which, 1, 'a:newsletter p:ul.related')).toBe(false); // whole cues only
-    expect(rescores(which, 1, null)).toBe(true);
+    expect(rescores(which, 1, null)).toBe(false); // no stored cues: the next whole pass
+    expect(rescores('all', 1, null)).toBe(true);
     expect(rescores('all', null, 'a:x')).toBe(false); // a page without a priority waits for the 'unscored' pass
     expect(rescores(which, null, null)).toBe(false);
   });

@@ -55,7 +55,7 @@ describe('re-scoring a queue', () => {
     expect(got['https://a.example/newsletter']).toBe(3);
     expect(got['https://a.example/about']).toBe(2);
     expect(got['https://a.example/links']).not.toBe(1);
-    expect(got['https://a.example/sitemap']).not.toBe(4); // no stored cues: always scored
+    expect(got['https://a.example/sitemap']).toBe(4); // no stored cues: its turn is the next whole pass
     expect(got['https://a.example/unscored']).toBeNull(); // its turn is the 'unscored' pass
   });
 });

@@ -1,6 +1,6 @@
 import type { OrderState } from './frontier.js';
 import type { Db } from '../db/db.js';
-import { jsonValues, textPosition } from '../db/dialect.js';
+import { textPosition } from '../db/dialect.js';
 
 /** The priority of a queued page from what the order keeps with it (src/order). */
 export type Prioritize = (siteId: number, url: string, anchor: string, state: OrderState) => number;
@@ -13,11 +13,16 @@ export type Prioritize = (siteId: number, url: string, anchor: string, state: Or
  */
 export type Rescore = 'all' | 'unscored' | { cues: readonly string[] };
 
-/** Whether a queued page with these stored cues is among `which` (pages without stored cues always are). */
+/**
+ * Whether a queued page with these stored cues is among `which`. A page without stored cues (a
+ * start or sitemap page, a page queued by a breadth-first run) waits for the next whole pass:
+ * picking it on every pull that paid would score a queue of them again and again.
+ */
 export function rescores(which: Rescore, priority: number | null, cues: string | null): boolean {
   if (which === 'unscored') return priority === null;
   if (priority === null) return false; // its turn is the 'unscored' pass
-  if (which === 'all' || !cues) return true;
+  if (which === 'all') return true;
+  if (!cues) return false;
   const padded = ` ${cues} `;
   return which.cues.some((c) => padded.includes(` ${c} `));
 }
@@ -29,15 +34,16 @@ export function rescores(which: Rescore, priority: number | null, cues: string |
  * a queue of thousands, and the others are not read out.
  */
 export function rescoreQueued(db: Db, siteId: number, prioritize: Prioritize, which: Rescore = 'all'): void {
-  const only =
-    which === 'all' ? 'AND priority IS NOT NULL' : which === 'unscored' ? 'AND priority IS NULL' : `AND priority IS NOT NULL AND (cues IS NULL OR EXISTS (SELECT 1 FROM (${jsonValues(db, '?', 'text')}) c WHERE ${textPosition(db, "' ' || cues || ' '", "' ' || c.value || ' '")} > 0))`;
+  const cues = typeof which === 'object' ? which.cues.map((c) => ` ${c} `) : [];
+  const any = cues.map(() => `${textPosition(db, "' ' || cues || ' '", '?')} > 0`).join(' OR ') || 'FALSE';
+  const only = which === 'all' ? 'AND priority IS NOT NULL' : which === 'unscored' ? 'AND priority IS NULL' : `AND priority IS NOT NULL AND cues IS NOT NULL AND (${any})`;
   const rows = db
     .prepare(
       `SELECT id, url, anchor, level, priority, coalesce(cues, '') AS cues, coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash,
          coalesce(inherit, 0) AS inherit, coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks
        FROM pages WHERE site_id = ? AND status = 'queued' ${only}`,
     )
-    .all(...(typeof which === 'object' ? [siteId, JSON.stringify(which.cues)] : [siteId])) as ({ id: number; url: string; anchor: string | null; level: number; priority: number | null } & OrderState)[];
+    .all(siteId, ...cues) as ({ id: number; url: string; anchor: string | null; level: number; priority: number | null } & OrderState)[];
   const set = db.prepare('UPDATE pages SET priority = ? WHERE id = ?');
   db.transaction(() => {
     for (const { id, url, anchor, level, priority, ...state } of rows) {
