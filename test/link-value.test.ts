@@ -13,7 +13,7 @@ import { shippedPrior } from '../src/crawl/shipped-prior.js';
 import { CrawlOrder } from '../src/crawl/crawl-order.js';
 import { CueModel } from '../src/order/model.js';
 import { cuePrior } from '../src/harvest/cue-prior.js';
-import { priorityOf, wholeQueueDue } from '../src/order/priority.js';
+import { priorityOf, rescoreDue } from '../src/order/priority.js';
 
 const cues = (url: string, anchor: string, path: string) => linkCues(url, anchor, { path });
 
@@ -174,14 +174,18 @@ describe('the value order\'s stored priorities', () => {
     expect(absoluteValue(2, 0.5)).toBe(2);
   });
 
-  it('are scored again every 25 pulls of the site, k times less often for a queue over k - 1 spans of 2,000 pages', () => {
-    let asked = 0;
-    const queue = (n: number) => () => (asked++, n);
-    expect([24, 25, 26, 50].map((p) => wholeQueueDue(p, queue(100)))).toEqual([false, true, false, true]);
-    expect(asked).toBe(2); // counted only on a pull that could be due
-    expect([25, 50, 75, 100].map((p) => wholeQueueDue(p, queue(2000)))).toEqual([true, true, true, true]);
-    expect([25, 50, 75, 100].map((p) => wholeQueueDue(p, queue(5_000)))).toEqual([false, false, true, false]); // k = 3
-    expect(wholeQueueDue(0, queue(0))).toBe(false);
+  it('are scored again every 25 pulls of the site and after a pull that paid; a queue over k - 1 spans of 2,000 pages whole k times less often, and not after a pull that paid', () => {
+    const asked: number[] = [];
+    const queue = (n: number) => (atMost: number) => (asked.push(atMost), Math.min(n, atMost));
+    expect([24, 25, 26, 50].map((p) => rescoreDue(p, false, queue(100)))).toEqual([null, 'whole', null, 'whole']);
+    expect(asked).toEqual([Infinity, Infinity]); // counted only on a pull that could be due
+    expect([24, 25, 26].map((p) => rescoreDue(p, true, queue(100)))).toEqual(['paid', 'whole', 'paid']);
+    expect(asked.slice(2)).toEqual([2001, Infinity, 2001]); // a pull that paid counts no further than the span
+    expect([25, 50, 75, 100].map((p) => rescoreDue(p, false, queue(2000)))).toEqual(['whole', 'whole', 'whole', 'whole']);
+    expect([24, 26].map((p) => rescoreDue(p, true, queue(2000)))).toEqual(['paid', 'paid']);
+    expect([25, 50, 75, 100].map((p) => rescoreDue(p, false, queue(5_000)))).toEqual([null, null, 'whole', null]); // k = 3
+    expect([25, 26, 75].map((p) => rescoreDue(p, true, queue(5_000)))).toEqual([null, null, 'whole']);
+    expect(rescoreDue(0, false, queue(0))).toBe(null);
   });
 
   it('are scored again for all scored pages, the unscored ones, or the pages that share a cue (pages without stored cues at the next whole pass)', () => {

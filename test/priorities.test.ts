@@ -58,4 +58,20 @@ describe('re-scoring a queue', () => {
     expect(got['https://a.example/sitemap']).toBe(4); // no stored cues: its turn is the next whole pass
     expect(got['https://a.example/unscored']).toBeNull(); // its turn is the 'unscored' pass
   });
+
+  it('scores a queue longer than one read (pages are read in chunks along the frontier index), each page once', () => {
+    const d = queue();
+    const add = d.prepare(`INSERT INTO pages (site_id, key, dir, fp, url, level, priority, cues) VALUES (1, ?, ?, ?, ?, ?, 0, 'a:x')`);
+    for (let i = 0; i < 4500; i++) {
+      const url = `https://a.example/p/${i}`;
+      const { dir, fp } = fingerprint(url);
+      add.run(url, dir, fp, url, 2 + (i % 3));
+    }
+    const seen: string[] = [];
+    rescoreQueued(d, 1, (site, url, anchor, state) => (seen.push(url), byLink(site, url, anchor, state)), 'all');
+    expect(seen.length).toBe(4500 + links.filter((l) => l.priority !== null).length);
+    expect(new Set(seen).size).toBe(seen.length);
+    const wrong = d.prepare(`SELECT count(*) FROM pages WHERE url LIKE 'https://a.example/p/%' AND priority <> length(url) + 300`).pluck().get();
+    expect(wrong).toBe(0);
+  });
 });

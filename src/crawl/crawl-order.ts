@@ -5,7 +5,7 @@ import type { Rescore } from '../store/priorities.js';
 import { childStates } from '../order/children.js';
 import { CUE_KINDS, joinCues, linkCues, splitCues } from '../order/cues.js';
 import { CueModel } from '../order/model.js';
-import { focusedPriority, priorityOf, PROMOTE, START, wholeQueueDue, type LinkState, type Order } from '../order/priority.js';
+import { focusedPriority, priorityOf, PROMOTE, rescoreDue, START, type LinkState, type Order } from '../order/priority.js';
 import { absoluteValue, relativeValue, VALUE_DEFAULTS, valueKinds, type ValueParams } from '../order/link-value.js';
 import { shippedValue } from './shipped-prior.js';
 import { yieldRelevance } from '../order/relevance.js';
@@ -102,16 +102,18 @@ export class CrawlOrder implements LinkOrder {
     this.priority(siteId, { ...state, cues: this.cuesOf(url, anchor, state.cues) }, this.model.sitePages(siteId));
 
   /**
-   * The whole queue every RESCORE_EVERY pulls of the site (less often for a long queue:
-   * priority.ts wholeQueueDue). After a pull that paid far above the site's mean, with --order
-   * value the pages that share a cue with it: its words and its block just became worth
-   * following, and the others' worth relative to the site's mean (the value order's unit) has
-   * hardly moved.
+   * The whole queue every RESCORE_EVERY pulls of the site (less often for a long queue, which a
+   * pull that paid does not re-score: priority.ts rescoreDue). After a pull that paid far above
+   * the site's mean, with --order value the pages that share a cue with it: its words and its
+   * block just became worth following, and the others' worth relative to the site's mean (the
+   * value order's unit) has hardly moved.
    */
-  rescoreAfter(page: FrontierPage, reward: number, queued: () => number): Rescore | null {
+  rescoreAfter(page: FrontierPage, reward: number, queued: (atMost: number) => number): Rescore | null {
     const site = page.siteId;
-    if (wholeQueueDue(this.model.sitePages(site), queued)) return 'all';
-    if (this.topic || !(reward > PROMOTE * (this.model.siteMean(site) || Infinity))) return null;
+    const paid = !this.topic && reward > PROMOTE * (this.model.siteMean(site) || Infinity);
+    const due = rescoreDue(this.model.sitePages(site), paid, queued);
+    if (due === null) return null;
+    if (due === 'whole') return 'all';
     // The other orders' priorities are in URLs a page, which the new mean moves for every page.
     if (this.order !== 'value') return 'all';
     // The kinds the order reads alone: a cue of another kind (a page graph keeps them all) says nothing of the page's worth.

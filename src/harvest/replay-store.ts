@@ -231,7 +231,7 @@ export class ReplayStore implements SiteQueues {
       else this.insert(site, l.to, level + 1, { priority, anchor: l.anchor, cues: state.cues || null, cash, inherit, dist, inlinks }, l);
     });
     pulled.cash = 0;
-    const which = order.rescoreAfter(page, reward, () => this.queued[site]!.size);
+    const which = order.rescoreAfter(page, reward, (atMost) => Math.min(this.queued[site]!.size, atMost));
     if (which) this.rescore(site, order.prioritize, which);
   }
 }

@@ -93,15 +93,25 @@ export function focusedPriority(order: Order, link: LinkState, neigh: number): n
 export const RESCORE_EVERY = 25;
 
 /**
- * A queue longer than QUEUE_SPAN pages is scored again k times less often, k = its length over
- * QUEUE_SPAN rounded up: re-scoring then reads at most about QUEUE_SPAN / RESCORE_EVERY rows a pull
- * however long the queue grows (a crawl of a million URLs). On the replay web (sites under 3,000
- * pages) 2,000 and 5,000 harvest alike (bench:harvest); on the bench web 2,000 halves the writes.
- * `queued` is asked only on a pull that could be due.
+ * A queue longer than QUEUE_SPAN pages is scored again whole k times less often, k = its length
+ * over QUEUE_SPAN rounded up, and not after a pull that paid (that pass reads the whole queue to
+ * find the pages it concerns): re-scoring then reads at most about QUEUE_SPAN / RESCORE_EVERY rows
+ * a pull however long the queue grows (a crawl of a million URLs). On the replay web (sites under
+ * 3,000 pages) 2,000 and 5,000 harvest alike (bench:harvest); on the bench web 2,000 halves the
+ * writes.
  */
 export const QUEUE_SPAN = 2000;
 
-export function wholeQueueDue(sitePulls: number, queued: () => number): boolean {
-  if (sitePulls === 0 || sitePulls % RESCORE_EVERY !== 0) return false;
-  return (sitePulls / RESCORE_EVERY) % Math.max(1, Math.ceil(queued() / QUEUE_SPAN)) === 0;
+/**
+ * The re-scoring a site's pull makes due: the whole queue every RESCORE_EVERY of its pulls;
+ * after a pull that paid far above the site's mean (`paid`), the part of the queue it concerns.
+ * `queued(atMost)`: the site's queue length, counted up to atMost (counting a long queue costs
+ * what scoring it does); asked only on a pull that could be due.
+ */
+export function rescoreDue(sitePulls: number, paid: boolean, queued: (atMost: number) => number): 'whole' | 'paid' | null {
+  if (sitePulls > 0 && sitePulls % RESCORE_EVERY === 0) {
+    const k = Math.max(1, Math.ceil(queued(Infinity) / QUEUE_SPAN));
+    if ((sitePulls / RESCORE_EVERY) % k === 0) return 'whole';
+  }
+  return paid && queued(QUEUE_SPAN + 1) <= QUEUE_SPAN ? 'paid' : null;
 }

@@ -105,7 +105,7 @@ export interface LinkOrder {
    * none; `queued` counts them): the writer does it with the pull, in its transaction, so a resumed crawl finds the
    * queue as an uninterrupted one had it.
    */
-  rescoreAfter(page: FrontierPage, reward: number, queued: () => number): Rescore | null;
+  rescoreAfter(page: FrontierPage, reward: number, queued: (atMost: number) => number): Rescore | null;
   prioritize: Prioritize;
   /** The new state and priority of each distinct queued (when tracksKnown) or new page the pulled page links to. */
   children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[];

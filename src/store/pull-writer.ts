@@ -355,7 +355,7 @@ export class PullWriter {
       }
     });
     s.spend.run(page.id);
-    const which = this.order!.rescoreAfter(page, reward, () => queuedPages(this.db, siteId));
+    const which = this.order!.rescoreAfter(page, reward, (atMost) => queuedPages(this.db, siteId, atMost));
     if (which) rescoreQueued(this.db, siteId, this.order!.prioritize, which);
   }
 
