@@ -233,7 +233,7 @@ describe('PostgreSQL round trip', () => {
   });
 });
 
-describe('finding the PostgreSQL binaries', () => {
+describe('the PostgreSQL test server: finding its binaries, stopping it', () => {
   const noPgConfig = 'beebot-no-such-pg_config';
 
   it('takes the newest /usr/lib/postgresql/N/bin that has initdb and pg_ctl', () => {
@@ -248,6 +248,14 @@ describe('finding the PostgreSQL binaries', () => {
   it('says plainly that PostgreSQL is not installed when nothing is found', () => {
     expect(() => postgresBinDir({ pgConfig: noPgConfig, root: join(tmp.dir, 'nowhere') })).toThrow(/PostgreSQL is not installed.*apt-get install postgresql/);
   });
+
+  it('stops a server a test left frozen (SIGSTOP) at once, not after pg_ctl gives up', async () => {
+    const frozen = await startPostgres();
+    frozen.pause();
+    const t = performance.now();
+    await frozen.stop();
+    expect(performance.now() - t).toBeLessThan(30_000); // 62 s and a failed stop before the thaw
+  }, 120_000);
 
   it('finds the installed server (pg_config --bindir, else the newest Debian version)', () => {
     const bin = postgresBinDir();
