@@ -102,8 +102,8 @@ export interface LinkOrder {
   readonly tracksKnown: boolean;
   /**
    * After this pull, learned, which of the site's queued pages are due to be scored again (null:
-   * none; `queued` counts them): the writer does it with the pull, in its transaction, so a resumed crawl finds the
-   * queue as an uninterrupted one had it.
+   * none; `queued(atMost)` counts them, up to atMost): the writer does it with the pull, in its
+   * transaction, so a resumed crawl finds the queue as an uninterrupted one had it.
    */
   rescoreAfter(page: FrontierPage, reward: number, queued: (atMost: number) => number): Rescore | null;
   prioritize: Prioritize;
