@@ -25,7 +25,7 @@ export interface SiteQueues {
   nextPage(siteId: number, maxLevel: number): FrontierPage | undefined;
   /** when the site's soonest page that failed for now may be asked again (epoch ms), or null */
   soonestRetry(siteId: number, maxLevel: number): number | null;
-  /** score the site's queued pages again (onlyUnscored: those without a priority alone) */
+  /** score the site's queued pages again: those `which` picks (store/priorities.ts rescores) */
   rescore(siteId: number, prioritize: Prioritize, which?: Rescore): void;
   /** a queued page that will not be fetched */
   skip(page: FrontierPage, status: 'skipped', why: string): void;
