@@ -1,7 +1,9 @@
 // Unit tests of small pure pieces: argument parsing, settings, page analysis, pull results.
 import { describe, expect, it } from 'vitest';
 import { parseResolve } from '../src/cli/crawl-command.js';
-import { headerDelimiter, parseSeedFile } from '../src/cli/seeds-command.js';
+import { headerDelimiter, parseSeedFile, seedFileText } from '../src/cli/seed-file.js';
+import type { Site } from '../src/store/sites.js';
+import { parseUrlPattern } from '../src/url/url-pattern.js';
 import { formatTable } from '../src/cli/table.js';
 import { analyseJob, analysePage } from '../src/page/analyse.js';
 import { htmlBody, toPullResult as toPullResultOf } from '../src/crawl/pull-result.js';
@@ -43,6 +45,50 @@ describe('parseSeedFile', () => {
     expect(headerDelimiter('url\thttps://a.ru')).toBeNull();
     expect(headerDelimiter('https://a.example/')).toBeNull();
     expect(parseSeedFile('url;name\nhttps://a.example/ # ours;A, B\n')).toMatchObject([{ line: 2, name: 'A, B' }]);
+  });
+});
+
+describe('seed files', () => {
+  const site = (o: Partial<Site>): Site => ({
+    id: 1, url: 'https://a.example/', name: null, short: null, group: null, unavailable: null, failures: 0, pulls: 0, rewardSum: 0,
+    rewardMax: 0, deepest: null, scope: null, include: null, exclude: null, sitemaps: null, sitemapsRead: null, ...o,
+  });
+
+  it("reads a site's scope, patterns (separated by spaces) and sitemaps; empty cells are the settings' defaults", () => {
+    const rows = parseSeedFile('url,scope,include,exclude,sitemaps\nhttps://a.example/,Domain,/news/* re:[?&]p=1,*/print/*,NO\nhttps://b.example/,,,,\n');
+    expect(rows.map(({ url, scope, include, exclude, sitemaps }) => ({ url: url.href, scope, include, exclude, sitemaps }))).toEqual([
+      { url: 'https://a.example/', scope: 'domain', include: ['/news/*', 're:[?&]p=1'], exclude: ['*/print/*'], sitemaps: 'no' },
+      { url: 'https://b.example/', scope: null, include: [], exclude: [], sitemaps: null },
+    ]);
+  });
+
+  it('rejects the whole file, naming the lines, for a bad scope, pattern or sitemaps value', () => {
+    const text = 'url;scope;include;sitemaps\na.example;site;;\nb.example;;re:([;\nc.example;;;maybe\nd.example;prefix;;yes\n';
+    expect(() => parseSeedFile(text)).toThrow(/^nothing imported: line 2: scope must be one of host, domain, prefix, got 'site', line 3: bad pattern 're:\(\[': not a regular expression.*, line 4: sitemaps must be yes or no, got 'maybe'$/);
+  });
+
+  it('writes RFC 4180 CSV with a header row that reads back as the same sites', () => {
+    const sites = [
+      site({ url: 'https://a.example/', name: 'A, "the" one', short: 'a', group: 'uni', scope: 'domain', include: JSON.stringify(['/news/*', 're:[?&]p=1']), sitemaps: 'no' }),
+      site({ id: 2, url: 'https://b.example/docs/', scope: 'prefix', exclude: JSON.stringify(['*/print/*']) }),
+    ];
+    const text = seedFileText(sites);
+    expect(text.split('\r\n')[0]).toBe('url,name,short,group,scope,include,exclude,sitemaps');
+    expect(text).toContain('"A, ""the"" one"');
+    const back = parseSeedFile(text).map(({ url, name, short, group, scope, include, exclude, sitemaps }) => ({ url: url.href, name, short, group, scope, include, exclude, sitemaps }));
+    expect(back).toEqual([
+      { url: 'https://a.example/', name: 'A, "the" one', short: 'a', group: 'uni', scope: 'domain', include: ['/news/*', 're:[?&]p=1'], exclude: [], sitemaps: 'no' },
+      { url: 'https://b.example/docs/', name: undefined, short: undefined, group: undefined, scope: 'prefix', include: [], exclude: ['*/print/*'], sitemaps: null },
+    ]);
+  });
+
+  it('writes a regex with whitespace as the same regex without it, a glob percent-encoded', () => {
+    const source = 're:[^ ]x\\ y\\\\ z';
+    const [written] = parseSeedFile(seedFileText([site({ include: JSON.stringify([source, '/a b/*']) })]))[0]!.include!;
+    expect(written).not.toMatch(/\s/);
+    const [a, b] = [parseUrlPattern(source), parseUrlPattern(written!)] as { re: RegExp }[];
+    for (const probe of ['ax y', 'x', ' x', 'x\\ z', 'y\\ z', 'bx y\\ z']) expect([probe, b!.re.test(probe)]).toEqual([probe, a!.re.test(probe)]);
+    expect(parseSeedFile(seedFileText([site({ include: JSON.stringify(['/a b/*']) })]))[0]!.include).toEqual(['/a%20b/*']);
   });
 });
 

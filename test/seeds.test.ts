@@ -1,7 +1,7 @@
 // Seeds as the README promises: only http(s) URLs with a real host pass, a file is a URL list or a
 // table with a header (its delimiter sniffed from that header), and a bad file adds nothing.
 import Database from 'better-sqlite3';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beebot, tempDir } from './helpers/cli.js';
@@ -104,5 +104,60 @@ describe('seeds import', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 2: 'ht!tp:\/\/bad url'/);
     expect(sites(db)).toEqual([]);
+  });
+});
+
+describe('seeds export', () => {
+  const listed = async (db: string) => {
+    const r = await beebot(['seeds', 'list', '--json'], { db });
+    expect(r.code).toBe(0);
+    return (JSON.parse(r.stdout) as Record<string, unknown>[]).map(({ url, name, short, group, scope, prefix, include, exclude, sitemaps }) => ({
+      url, name, short, group, scope, prefix, include, exclude, sitemaps,
+    }));
+  };
+
+  it("writes a seed file that imports as the same sites, each with its own scope, patterns and sitemaps", async () => {
+    const db = newDb();
+    const table = 'url;name;group;scope;include;exclude;sitemaps\n' +
+      'https://uni.example/;Uni, North;university;domain;/news/* re:[?&]p=\\d;;yes\n' +
+      'https://docs.example/en/;Docs;;prefix;;*/print/*;\n' +
+      'https://plain.example/;;;;;;\n';
+    expect(await beebot(['seeds', 'import', file('own.csv', table)], { db })).toMatchObject({ code: 0, stdout: 'added 3, skipped 0\n' });
+    await beebot(['seeds', 'add', 'https://lab.example/', '--short', 'lab', '--include', 're:[^ ]/x'], { db });
+    const before = await listed(db);
+    expect(before.slice(0, 2)).toEqual([
+      { url: 'https://uni.example/', name: 'Uni, North', short: null, group: 'university', scope: 'domain', prefix: null, include: ['/news/*', 're:[?&]p=\\d'], exclude: [], sitemaps: 'yes' },
+      { url: 'https://docs.example/en/', name: 'Docs', short: null, group: null, scope: 'prefix', prefix: '/en/', include: [], exclude: ['*/print/*'], sitemaps: 'no' },
+    ]);
+
+    const out = join(tmp.dir, 'seeds-out.csv');
+    expect(await beebot(['seeds', 'export', out], { db })).toMatchObject({ code: 0, stdout: '' });
+    const stdout = await beebot(['seeds', 'export', '-'], { db });
+    expect(stdout.stdout).toBe(readFileSync(out, 'utf8'));
+    expect(stdout.stdout.split('\r\n')[0]).toBe('url,name,short,group,scope,include,exclude,sitemaps');
+
+    const copy = newDb();
+    expect(await beebot(['seeds', 'import', out], { db: copy })).toMatchObject({ code: 0, stdout: 'added 4, skipped 0\n' });
+    const after = await listed(copy);
+    expect(after.map(({ include, ...s }) => s)).toEqual(before.map(({ include, ...s }) => s));
+    // the lab's regex comes back without its space, meaning the same
+    expect(after.map((s) => s.include)).toEqual([['/news/*', 're:[?&]p=\\d'], [], [], ['re:[^\\u0020]/x']]);
+    // the same file again: every site is already there
+    expect(await beebot(['seeds', 'import', out], { db: copy })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^added 0, skipped 4\n/) });
+  });
+
+  it("a row's own scope decides whether it duplicates a site: a path of a host already there is a site of its own as a prefix", async () => {
+    const db = newDb();
+    await beebot(['seeds', 'add', 'https://a.example/'], { db });
+    const r = await beebot(['seeds', 'import', file('prefix.csv', 'url,scope\nhttps://a.example/blog/,prefix\nhttps://a.example/shop/,\n')], { db });
+    expect(r).toMatchObject({ code: 0, stdout: 'added 1, skipped 1\nskipped line 3: https://a.example/shop/ duplicates https://a.example/\n' });
+    expect(sites(db).map((s) => s.url)).toEqual(['https://a.example/', 'https://a.example/blog/']);
+  });
+
+  it('a file it cannot write is one line and exit 1', async () => {
+    const db = newDb();
+    await beebot(['seeds', 'add', 'https://a.example/'], { db });
+    const r = await beebot(['seeds', 'export', join(tmp.dir, 'no-such-dir', 's.csv')], { db });
+    expect([r.code, r.stderr]).toEqual([1, `beebot: cannot write ${join(tmp.dir, 'no-such-dir', 's.csv')}\n`]);
   });
 });
