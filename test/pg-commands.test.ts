@@ -144,6 +144,8 @@ describe('reading commands: the same output on SQLite and PostgreSQL', () => {
     expect(await same(['params', 'test', web!.url('thin.test') + 'search.php?x=1&q=2'])).toMatch(/q=2/);
     expect(await same(['seeds', 'list'])).toMatch(/Северо-Западный/);
     await same(['seeds', 'list', '--json']);
+    expect(await same(['seeds', 'export', '-'])).toMatch(/^url,name,short,group,scope,include,exclude,sitemaps\r\n.*Северо-Западный/s);
+    expect(await sameFile((out) => ['seeds', 'export', out], 'seeds.csv')).toMatch(/^url,/);
     expect(await same(['config', 'get'])).toMatch(/index-text/);
     await same(['config', 'get', '--json']);
   });
