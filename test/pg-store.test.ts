@@ -146,16 +146,17 @@ describe('PostgreSQL round trip', () => {
     const old = new pg.Client({ connectionString: url });
     await old.connect();
     try {
-      // back to layout 12: without the columns and index the later steps added (site scope, transient failures)
+      // back to layout 12: without the columns and index the later steps added (site scope, transient failures, what sitemaps gave)
       await old.query(`DROP INDEX pages_retry; ALTER TABLE pages DROP COLUMN attempts, DROP COLUMN first_failed_at, DROP COLUMN retry_at, DROP COLUMN sitemap;
-        ALTER TABLE sites DROP COLUMN failures, DROP COLUMN unavailable_at, DROP COLUMN scope, DROP COLUMN include, DROP COLUMN exclude, DROP COLUMN sitemaps, DROP COLUMN sitemaps_read;
+        ALTER TABLE sites DROP COLUMN failures, DROP COLUMN unavailable_at, DROP COLUMN scope, DROP COLUMN include, DROP COLUMN exclude, DROP COLUMN sitemaps, DROP COLUMN sitemaps_read,
+          DROP COLUMN sitemap_files, DROP COLUMN sitemap_problems;
         COMMENT ON TABLE settings IS 'beebot schema 12'`);
       expect(() => openDb(url, { readonly: true })).toThrow(/not a beebot database of this version/);
       openDb(url).close();
       const cols = await old.query<{ column_name: string }>(
-        `SELECT column_name FROM information_schema.columns WHERE table_name IN ('pages', 'sites') AND column_name IN ('attempts', 'first_failed_at', 'retry_at', 'failures', 'unavailable_at', 'scope', 'sitemap') ORDER BY 1`,
+        `SELECT column_name FROM information_schema.columns WHERE table_name IN ('pages', 'sites') AND column_name IN ('attempts', 'first_failed_at', 'retry_at', 'failures', 'unavailable_at', 'scope', 'sitemap', 'sitemap_problems') ORDER BY 1`,
       );
-      expect(cols.rows.map((r) => r.column_name)).toEqual(['attempts', 'failures', 'first_failed_at', 'retry_at', 'scope', 'sitemap', 'unavailable_at']);
+      expect(cols.rows.map((r) => r.column_name)).toEqual(['attempts', 'failures', 'first_failed_at', 'retry_at', 'scope', 'sitemap', 'sitemap_problems', 'unavailable_at']);
       const mark = await old.query<{ c: string }>(`SELECT obj_description('settings'::regclass, 'pg_class') AS c`);
       expect(mark.rows[0]!.c).toBe(`beebot schema ${PG_SCHEMA_VERSION}`);
     } finally {

@@ -51,7 +51,7 @@ describe('parseSeedFile', () => {
 describe('seed files', () => {
   const site = (o: Partial<Site>): Site => ({
     id: 1, url: 'https://a.example/', name: null, short: null, group: null, unavailable: null, failures: 0, pulls: 0, rewardSum: 0,
-    rewardMax: 0, deepest: null, scope: null, include: null, exclude: null, sitemaps: null, sitemapsRead: null, ...o,
+    rewardMax: 0, deepest: null, scope: null, include: null, exclude: null, sitemaps: null, sitemapsRead: null, sitemapFiles: null, sitemapProblems: null, ...o,
   });
 
   it("reads a site's scope, patterns (separated by spaces) and sitemaps; empty cells are the settings' defaults", () => {

@@ -257,6 +257,16 @@ describe('sitemaps', () => {
       ['/only-b.html', 1, 'done', null, '/maps/b.xml.gz'],
       ['/deep.html', 2, 'queued', '/only-a.html', null], // beyond --max-level 1: stored, not fetched
     ]);
+    // what they gave, and the files that could not be read, in the summary and in status
+    const missing = `http://sm.test:${port}/maps/missing.xml: HTTP 404`;
+    const broken = `http://sm.test:${port}/maps/broken.xml: not a sitemap (root <html>)`;
+    expect(r.stdout).toContain(
+      `sitemaps read for 1 site(s): 5 files, 4 pages of the sites, 3 new to the frontier; 1 site(s) with files that could not be read:\n` +
+        `  site ${u('sm.test')}: ${missing}\n  site ${u('sm.test')}: ${broken}\n`,
+    );
+    const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { sitemaps: unknown }[] };
+    expect(status.sites.map((s) => s.sitemaps)).toEqual([{ read_at: expect.stringMatching(/^\d{4}-/), files: 5, pages: 4, problems: [missing, broken] }, null]);
+    expect((await beebot(['status'], { db })).stdout).toContain(`sm.test: sitemap not read: ${missing}\nsm.test: sitemap not read: ${broken}\n`);
     // a site with sitemaps off (the default) reads none
     expect(server.requests.filter((q) => q.startsWith('plain.test/sitemap'))).toEqual([]);
     expect(rows(db, `SELECT url FROM pages WHERE url LIKE '%hidden%'`)).toEqual([]);

@@ -195,6 +195,24 @@ export function formatSummary(s: CrawlSummary): string {
     `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
     `politeness lower bound: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
     ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${s.failedForNow} attempts this run; ${s.waiting} pages wait to be retried (kept in the frontier)`] : []),
+    ...sitemapLines(s.sitemaps),
     '',
   ].join('\n');
 }
+
+/** The sitemaps this run read: one total line, then each file that could not be read, by site (a few a site: status --json has them all). */
+function sitemapLines(reads: CrawlSummary['sitemaps']): string[] {
+  if (reads.length === 0) return [];
+  const sum = (k: 'files' | 'pages' | 'queued') => reads.reduce((a, r) => a + r[k], 0);
+  const troubled = reads.filter((r) => r.problems.length > 0);
+  const lines = [
+    `sitemaps read for ${reads.length} site(s): ${sum('files')} files, ${sum('pages')} pages of the sites, ${sum('queued')} new to the frontier` +
+      (troubled.length ? `; ${troubled.length} site(s) with files that could not be read:` : ''),
+  ];
+  for (const r of troubled) {
+    for (const p of r.problems.slice(0, SITEMAP_PROBLEMS_SHOWN)) lines.push(`  site ${r.site}: ${p}`);
+    if (r.problems.length > SITEMAP_PROBLEMS_SHOWN) lines.push(`  site ${r.site}: and ${r.problems.length - SITEMAP_PROBLEMS_SHOWN} more (beebot status --json)`);
+  }
+  return lines;
+}
+const SITEMAP_PROBLEMS_SHOWN = 3;

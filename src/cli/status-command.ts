@@ -36,6 +36,11 @@ export function statusCommand(): Command {
           process.stdout.write(formatTable(pick(header), rows.map(pick), tty, { width, whole: ['state'] }));
           for (const s of st.sites) if (s.reason) process.stdout.write(fit(`${s.short ?? new URL(s.url).hostname}: ${s.state}: ${s.reason}`, width) + '\n');
         }
+        for (const s of st.sites) {
+          const problems = s.sitemaps?.problems ?? [];
+          const shown = problems.slice(0, SITEMAP_PROBLEMS_SHOWN).concat(problems.length > SITEMAP_PROBLEMS_SHOWN ? [`and ${problems.length - SITEMAP_PROBLEMS_SHOWN} more (--json)`] : []);
+          for (const p of shown) process.stdout.write((tty ? (l: string) => fit(l, width) : (l: string) => l)(`${s.short ?? new URL(s.url).hostname}: sitemap not read: ${p}`) + '\n');
+        }
         const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
         process.stdout.write(`budget: ${budget}; max level ${st.max_level}; reward: ${st.reward}\n`);
         if (st.focus) process.stdout.write(`focus: "${st.focus.topic.slice(0, 80)}"; relevant: cosine similarity >= ${st.focus.threshold}\n`);
@@ -45,6 +50,8 @@ export function statusCommand(): Command {
       });
     });
 }
+
+const SITEMAP_PROBLEMS_SHOWN = 3;
 
 /** Columns a terminal table leaves out unless --wide: the rest fits 80 columns. */
 const NARROW_LEFT_OUT = new Set(['deepest', 'internal', 'files', 'skipped', 'bad', 'reward', 'politeness']);

@@ -90,6 +90,11 @@ export interface CrawlSummary {
   waiting: number;
   /** why each site that did not run to its end stopped */
   stopped: { site: string; why: string }[];
+  /**
+   * The sites whose sitemaps this run read: files read, the site's pages they listed, how many of
+   * those were new to the frontier, and the files that could not be read or are not sitemaps
+   */
+  sitemaps: { site: string; files: number; pages: number; queued: number; problems: readonly string[] }[];
 }
 
 /**
@@ -167,6 +172,8 @@ class CrawlRun {
   private tries = new Map<number, number>();
   /** site id → why it is paused for the rest of the run */
   private paused = new Map<number, string>();
+  /** the sites whose sitemaps this run read, with what they gave */
+  private sitemapReads: CrawlSummary['sitemaps'] = [];
   private pagesPerHost = new Map<string, number>();
   private waiters: (() => void)[] = [];
   private s: Settings;
@@ -325,7 +332,8 @@ class CrawlRun {
       if (this.o.signal.aborted || err instanceof HostBusy) return;
       throw err;
     }
-    this.writer.sitemapPages(site.id, found.pages);
+    const queued = this.writer.sitemapPages(site.id, found);
+    this.sitemapReads.push({ site: site.short ?? site.url, files: found.files, pages: found.pages.length, queued, problems: found.problems });
     site.sitemapsRead = new Date().toISOString();
     this.choice.scoreSite(site.id);
   }
@@ -391,6 +399,7 @@ class CrawlRun {
       distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, mode: s.reward, totalPulls: state.totalPulls, budget: s.budget,
       seconds: (Date.now() - started) / 1000, sites: this.siteCounts(), ...politenessBound(this.pagesPerHost, this.coordinator.gate, s.concurrency),
       reached: this.reached, failedForNow: this.failedForNow, lastFailure: this.lastFailure, waiting: waiting.total, stopped,
+      sitemaps: this.sitemapReads,
     };
   }
 }

@@ -416,4 +416,10 @@ export const migrations: string[] = [
     SELECT 'order', 'bfs' WHERE EXISTS (SELECT 1 FROM fetches)
     ON CONFLICT (key) DO NOTHING;
   `,
+  // What a site's sitemaps gave when they were read (src/crawl/sitemaps.ts): the files read, and
+  // the ones that could not be read or are not sitemaps, with why (a JSON array of lines).
+  `
+  ALTER TABLE sites ADD COLUMN sitemap_files INTEGER;
+  ALTER TABLE sites ADD COLUMN sitemap_problems TEXT;
+  `,
 ];

@@ -47,7 +47,7 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
   const order = s.order === 'bfs' ? null : new CrawlOrder(s.order, null, o.value);
   const sites: Site[] = web.sites.map((x, i) => ({
     id: i + 1, url: x.pages[0]!.url, name: x.host, short: x.host, group: x.group, unavailable: null, failures: 0, pulls: 0, rewardSum: 0, rewardMax: 0, deepest: null,
-    scope: null, include: null, exclude: null, sitemaps: null, sitemapsRead: null,
+    scope: null, include: null, exclude: null, sitemaps: null, sitemapsRead: null, sitemapFiles: null, sitemapProblems: null,
   }));
   const state = new CrawlState(sites, s, order);
   const store = new ReplayStore(web, order !== null, s.order === 'value');

@@ -10,7 +10,7 @@ import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult
 import type { OrderState } from './frontier.js';
 import { TextIndexWriter } from './text-index.js';
 import { queuedPages, rescoreQueued } from './priorities.js';
-import { sitemapStatements, storeSitemapPages, type SitemapPage, type SitemapStatements } from './sitemap-pages.js';
+import { sitemapStatements, storeSitemapPages, type SitemapFound, type SitemapStatements } from './sitemap-pages.js';
 import { EDGE_BATCH, edgeRows, linkStatements, pullStatements, type LinkStatements, type PullStatements } from './pull-statements.js';
 
 export interface PullWriterOptions {
@@ -431,11 +431,11 @@ export class PullWriter {
     this.s.skip.run(status, note, page.id);
   }
 
-  /** A site's sitemap pages, queued (sitemap-pages.ts), and its sitemaps marked read; returns how many pages were new. */
-  sitemapPages(siteId: number, pages: readonly SitemapPage[]): number {
+  /** A site's sitemap pages, queued (sitemap-pages.ts), and its sitemaps marked read with what they gave; returns how many pages were new. */
+  sitemapPages(siteId: number, found: SitemapFound): number {
     this.sitemaps ??= sitemapStatements(this.db);
     const st = this.sitemaps;
-    return this.group.write(() => storeSitemapPages(st, siteId, pages, new Date(this.now()).toISOString()));
+    return this.group.write(() => storeSitemapPages(st, siteId, found, new Date(this.now()).toISOString()));
   }
 
   /** Stop crawling a site, with the reason `status` shows (a later run tries it again: sites.ts reopenSites). */

@@ -28,13 +28,24 @@ export function sitemapStatements(db: Db) {
        WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = 'internal' AND d.key = @key)${onConflictIgnore(db)}`,
     ),
     name: db.prepare(`UPDATE pages SET sitemap = ? WHERE id = ? AND sitemap IS NULL`),
-    read: db.prepare(`UPDATE sites SET sitemaps_read = ? WHERE id = ?`),
+    read: db.prepare(`UPDATE sites SET sitemaps_read = ?, sitemap_files = ?, sitemap_problems = ? WHERE id = ?`),
   };
 }
 export type SitemapStatements = ReturnType<typeof sitemapStatements>;
 
-/** Store a site's sitemap pages and mark its sitemaps read; returns how many pages were new. Run it in a transaction. */
-export function storeSitemapPages(st: SitemapStatements, siteId: number, pages: readonly SitemapPage[], at: string): number {
+/** What reading a site's sitemaps gave (src/crawl/sitemaps.ts): its pages, the files read, the files that could not be. */
+export interface SitemapFound {
+  pages: readonly SitemapPage[];
+  files: number;
+  problems: readonly string[];
+}
+
+/**
+ * Store a site's sitemap pages and mark its sitemaps read, with the files read and the problems;
+ * returns how many pages were new. Run it in a transaction.
+ */
+export function storeSitemapPages(st: SitemapStatements, siteId: number, found: SitemapFound, at: string): number {
+  const { pages } = found;
   let added = 0;
   for (const pg of pages) {
     const { dir, fp } = fingerprint(pg.key);
@@ -46,6 +57,6 @@ export function storeSitemapPages(st: SitemapStatements, siteId: number, pages: 
     const row = { site: siteId, key: pg.key, dir, fp, url: pg.url, status: pg.hold?.status ?? 'queued', note: pg.hold?.note ?? null, at, sitemap: pg.sitemap };
     added += st.insert.run(row).changes;
   }
-  st.read.run(at, siteId);
+  st.read.run(at, found.files, found.problems.length ? JSON.stringify(found.problems) : null, siteId);
   return added;
 }

@@ -42,10 +42,14 @@ export interface Site {
   exclude: string | null;
   sitemaps: 'yes' | 'no' | null;
   sitemapsRead: string | null;
+  /** when its sitemaps were read: the files read, and the ones that could not be (JSON array of 'url: why') */
+  sitemapFiles: number | null;
+  sitemapProblems: string | null;
 }
 
 const siteColumns = `id, url, name, short, grp AS "group", unavailable, failures, pulls,
-  reward_sum AS "rewardSum", reward_max AS "rewardMax", deepest, scope, include, exclude, sitemaps, sitemaps_read AS "sitemapsRead"`;
+  reward_sum AS "rewardSum", reward_max AS "rewardMax", deepest, scope, include, exclude, sitemaps, sitemaps_read AS "sitemapsRead",
+  sitemap_files AS "sitemapFiles", sitemap_problems AS "sitemapProblems"`;
 
 export function listSites(db: Db): Site[] {
   return db.prepare(`SELECT ${siteColumns} FROM sites ORDER BY id`).all() as Site[];

@@ -40,6 +40,11 @@ export interface SiteStatus {
   reward_sum: number;
   /** Politeness per host of the site: delay in force, robots.txt, back-off. */
   politeness: HostPoliteness[];
+  /**
+   * Its sitemaps, once read (null before): when, the files read, the site's pages that name a
+   * sitemap, and the files that could not be read or are not sitemaps, each as 'url: why'
+   */
+  sitemaps: { read_at: string; files: number; pages: number; problems: string[] } | null;
 }
 
 export interface Status {
@@ -83,6 +88,7 @@ export function readStatus(db: Db): Status {
     settings['focus-threshold'],
   );
   const beyond = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level > ? GROUP BY site_id", maxLevel);
+  const fromSitemaps = countBy('SELECT site_id, count(*) FROM pages WHERE sitemap IS NOT NULL GROUP BY site_id');
 
   const hosts = readPoliteness(db);
   const sites = listSites(db).map((s): SiteStatus => {
@@ -115,6 +121,11 @@ export function readStatus(db: Db): Status {
       harvest_rate: focused ? rate(relevant.get(s.id) ?? 0, s.pulls) : null,
       reward_sum: s.rewardSum,
       politeness: hosts.filter((h) => hostInSite(hostnameOf(h.host), rule)),
+      // 'reading' is a read in progress (crawler.ts), not a time
+      sitemaps: s.sitemapsRead === null || s.sitemapFiles === null ? null : {
+        read_at: s.sitemapsRead, files: s.sitemapFiles, pages: fromSitemaps.get(s.id) ?? 0,
+        problems: s.sitemapProblems === null ? [] : (JSON.parse(s.sitemapProblems) as string[]),
+      },
     };
   });
   const sum = (k: keyof SiteStatus) => sites.reduce((a, s) => a + (s[k] as number), 0);

@@ -27,7 +27,7 @@
  * - SQLite-only migration steps (the data rewrites of older databases) have no counterpart: a
  *   PostgreSQL database starts at the current layout.
  */
-export const PG_SCHEMA_VERSION = 16;
+export const PG_SCHEMA_VERSION = 17;
 
 export const pgSchema: readonly string[] = [
   `CREATE TABLE settings (
@@ -53,7 +53,9 @@ export const pgSchema: readonly string[] = [
     sitemaps    TEXT CHECK (sitemaps IN ('yes', 'no')),
     sitemaps_read TEXT,
     failures    BIGINT NOT NULL DEFAULT 0,
-    unavailable_at BIGINT
+    unavailable_at BIGINT,
+    sitemap_files BIGINT,
+    sitemap_problems TEXT
   )`,
 
   // rebuilt by SQLite migration 4 (fingerprints), widened by 6, 7, 9 and 11
@@ -342,4 +344,5 @@ export const pgUpgrades: Readonly<Record<number, readonly string[]>> = {
     'ALTER TABLE sites ADD COLUMN unavailable_at BIGINT',
   ],
   15: ["INSERT INTO settings (key, value) SELECT 'order', 'bfs' WHERE EXISTS (SELECT 1 FROM fetches) ON CONFLICT (key) DO NOTHING"],
+  16: ['ALTER TABLE sites ADD COLUMN sitemap_files BIGINT', 'ALTER TABLE sites ADD COLUMN sitemap_problems TEXT'],
 };
