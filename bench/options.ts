@@ -1,10 +1,10 @@
 /**
  * The benchmark's parameters (pure): flags first, then BENCH_* environment variables, then the
- * defaults, which fit a full run into about 8 minutes on the 2-core machine (`--quick`: about 1).
+ * defaults, which fit a full run into about 11 minutes on the 2-core machine (`--quick`: about 1.5).
  */
 import { parseArgs } from 'node:util';
 
-export const PARTS = ['parse', 'ceiling', 'web', 'single', 'scale'] as const;
+export const PARTS = ['parse', 'ceiling', 'web', 'single', 'scale', 'order'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchOptions {
@@ -32,12 +32,14 @@ export interface BenchOptions {
   profile: boolean;
   /** beebot's --order for its crawls (null: its default), to price an order against another */
   order: string | null;
+  /** Pages fetched per run of the order stage (the default order against --order bfs). */
+  orderBudget: number;
   out: string | null;
 }
 
 export const USAGE = `usage: npm run bench -- [--quick] [--profile] [--reps N] [--budget N] [--concurrency N]
                      [--sites N] [--pages N] [--solo-pages N] [--scale 10000,100000,1000000]
-                     [--scale-window N] [--scale-reps N] [--parse-pages N] [--only parse,ceiling,web,single,scale] [--order NAME] [--out FILE]
+                     [--scale-window N] [--scale-reps N] [--parse-pages N] [--only parse,ceiling,web,single,scale,order] [--order NAME] [--out FILE]
 (each also as an environment variable: BENCH_REPS, BENCH_BUDGET, BENCH_CONCURRENCY, ...)`;
 
 export function benchOptions(argv: string[], env: Record<string, string | undefined>, defaultOut: string): BenchOptions {
@@ -101,6 +103,7 @@ export function benchOptions(argv: string[], env: Record<string, string | undefi
     parts,
     profile: values.profile ?? env.BENCH_PROFILE === '1',
     order: values.order ?? env.BENCH_ORDER ?? null,
+    orderBudget: pick(undefined, 'ORDER_BUDGET', 1500, 600),
     out: out === '' || out === 'none' ? null : out,
   };
 }

@@ -8,8 +8,10 @@ import type { SelfRow } from './cpu-profile.js';
 
 /** One timed run of one contender. */
 export interface Run {
-  contender: 'beebot' | 'crawlee' | 'wget';
-  job: 'web' | 'single-site';
+  /** 'bfs' and 'default': beebot --order bfs and beebot's default order, in the order stage */
+  contender: 'beebot' | 'crawlee' | 'wget' | 'bfs' | 'default';
+  /** 'order <delay>': the order stage at that --delay (ms) */
+  job: 'web' | 'single-site' | `order ${number}`;
   rep: number;
   pages: number;
   /** (page, external URL) pairs stored or counted; null where the tool does not collect them (wget). */
@@ -131,6 +133,17 @@ export function targets(s: Summary[], parse: ParseBound | null, scale: ScaleStag
     measured: flat === null ? 'not run' : `${(100 * flat).toFixed(1)}%`,
     met: flat === null || !atMillion ? null : flat >= 0.8,
   });
+  // The order stage: each delay it ran, the default order's pages/s over breadth-first's.
+  for (const job of [...new Set(s.filter((x) => x.job.startsWith('order ')).map((x) => x.job))]) {
+    const [model, bfs] = [find(job, 'default'), find(job, 'bfs')];
+    const kept = model && bfs ? model.pagesPerSecond / bfs.pagesPerSecond : null;
+    out.push({
+      name: `default order's pages/s / --order bfs's, --delay ${job.slice(6)}`,
+      goal: '>= 90% (the model costs <= 10%)',
+      measured: kept === null ? 'not run' : `${(100 * kept).toFixed(1)}%`,
+      met: kept === null ? null : kept >= 0.9,
+    });
+  }
   return out;
 }
 

@@ -196,15 +196,16 @@ function binNodeFlags(): string[] {
 }
 
 /** A fresh database with these sites, then one measured crawl; the database is removed after. */
-async function beebotCrawl(name: string, hosts: string[], crawlArgs: string[], nodeArgs: string[] = []) {
+async function beebotCrawl(name: string, hosts: string[], crawlArgs: string[], nodeArgs: string[] = [], run: { delay?: number; order?: string | null } = {}) {
   const db = join(tmp, `${name}.db`);
   writeFileSync(`${db}.seeds`, hosts.map((h) => `http://${h}:${web.port}/`).join('\n'));
   cli(db, ['seeds', 'import', `${db}.seeds`]);
   // The bin itself, as a user runs it (its #! line carries beebot's Node flags); with extra Node
   // flags (--cpu-prof, which NODE_OPTIONS refuses), node with the #! line's flags and those.
   const [cmd, args] = nodeArgs.length ? [process.execPath, [...binNodeFlags(), ...nodeArgs, bin]] : [bin, []];
-  const order = o.order ? ['--order', o.order] : [];
-  const m = await measured(cmd, [...args, '--db', db, 'crawl', '--delay', '0', '--policy', 'round-robin', ...order, ...crawlArgs, ...resolveArgs(hosts, web.port)]);
+  const chosen = run.order === undefined ? o.order : run.order;
+  const order = chosen ? ['--order', chosen] : [];
+  const m = await measured(cmd, [...args, '--db', db, 'crawl', '--delay', String(run.delay ?? 0), '--policy', 'round-robin', ...order, ...crawlArgs, ...resolveArgs(hosts, web.port)]);
   if (m.code !== 0) throw new Error(`beebot crawl exited ${m.code}: ${m.stderrTail.slice(-600)}`);
   const t = totals(db);
   const size = dbBytes(db);
@@ -234,6 +235,18 @@ async function runWeb(o: BenchOptions, contender: 'beebot' | 'crawlee', rep: num
   const c = JSON.parse(line) as { pages: number; external: number };
   return toRun(contender, 'web', rep, m, c.pages, c.external, null);
 }
+
+/**
+ * The order stage: what beebot's default order (the link-value model) costs against --order bfs
+ * on the comparison web, CPU-bound (--delay 0) and at the default politeness delay.
+ */
+async function runOrder(o: BenchOptions, contender: 'bfs' | 'default', delay: number, rep: number): Promise<Run> {
+  const hosts = Array.from({ length: o.sites }, (_, i) => siteHost(i));
+  const args = ['--budget', String(o.orderBudget), '--concurrency', String(o.concurrency)];
+  const { m, t, size } = await beebotCrawl(`order-${delay}-${contender}-${rep}`, hosts, args, [], { delay, order: contender === 'bfs' ? 'bfs' : null });
+  return toRun(contender, `order ${delay}`, rep, m, t.pages_fetched, t.external, size);
+}
+const ORDER_DELAYS = [0, defaults.delay];
 
 /** One whole site, one connection: wget -r (its own recursion, level 5 like beebot's default). */
 async function runSingle(contender: 'beebot' | 'wget', rep: number): Promise<Run> {
@@ -438,6 +451,14 @@ try {
       for (const c of rep % 2 ? (['crawlee', 'beebot'] as const) : (['beebot', 'crawlee'] as const)) await attempt(c, () => runWeb(o, c, rep));
     }
   }
+  if (o.parts.has('order')) {
+    log(`order: the default order against --order bfs, budget ${o.orderBudget}, --delay ${ORDER_DELAYS.join(' and ')}, ${o.reps} reps ...`);
+    for (let rep = 0; rep < o.reps; rep++) {
+      for (const delay of ORDER_DELAYS) {
+        for (const c of rep % 2 ? (['default', 'bfs'] as const) : (['bfs', 'default'] as const)) await attempt(`order ${c} --delay ${delay}`, () => runOrder(o, c, delay, rep));
+      }
+    }
+  }
   if (o.parts.has('single')) {
     log(`single site: ${SOLO_HOST}, ${o.soloPages} pages, crawled whole, one connection, ${o.reps} reps ...`);
     for (let rep = 0; rep < o.reps; rep++) {
@@ -504,6 +525,12 @@ if (o.parts.has('web')) {
   out.push(...comparisonTable(summary, 'web', ['beebot', 'crawlee']));
 }
 if (ceiling) out.push(`${ceilingLine(ceiling)} (${noise(ceiling.otherCpuShare)})`);
+if (o.parts.has('order')) {
+  for (const delay of ORDER_DELAYS) {
+    out.push('', `== the default order (${defaults.order}) against --order bfs: comparison web, budget ${fmtInt(o.orderBudget)} pages, --delay ${delay}${delay === defaults.delay ? ' (the default)' : ''}, concurrency ${o.concurrency}, ${o.reps} repetitions alternating (medians) ==`);
+    out.push(...comparisonTable(summary, `order ${delay}`, ['default', 'bfs']));
+  }
+}
 if (o.parts.has('single')) {
   out.push('', `== single site: ${SOLO_HOST}, ${fmtInt(o.soloPages)} pages crawled whole (level <= 5), one connection each, ${o.reps} repetitions (medians) ==`);
   out.push(...comparisonTable(summary, 'single-site', ['beebot', 'wget']));
