@@ -117,7 +117,7 @@ describe('sitemap parsing (pure)', () => {
 const html = (...links: string[]) => `<html><body>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 let port = 0;
 let server: Awaited<ReturnType<typeof servePages>>;
-const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
+const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
 const crawl = (db: string, ...args: string[]) =>
   beebot(['crawl', '--delay', '0', '--concurrency', '1', '--budget', 'none', ...hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]), ...args], { db });
 /** Run `f` on a new database in a temporary directory, removed after. */
@@ -159,6 +159,9 @@ beforeAll(async () => {
     'sm.test/only-b.html': html(),
     'sm.test/only-root.html': html(),
     'sm.test/deep.html': html(),
+    // an index of sitemaps that are all missing (a hostile or broken site): only so many are asked for
+    'many.test/': html(),
+    'many.test/sitemap.xml': { type: 'application/xml', body: sitemapIndex(...Array.from({ length: 120 }, (_, i) => `http://many.test:PORT/maps/${i}.xml`)) },
     'plain.test/': html('/p.html'),
     'plain.test/p.html': html(),
     'plain.test/sitemap.xml': { type: 'application/xml', body: urlset('http://plain.test:PORT/hidden.html') },
@@ -274,6 +277,22 @@ describe('sitemaps', () => {
     expect((await beebot(['config', 'set', 'sitemaps', 'yes'], { db })).code).toBe(0);
     expect((await crawl(db, '--max-level', '1')).code).toBe(0);
     expect(rows<{ status: string }>(db, `SELECT status FROM pages WHERE url LIKE '%plain.test%hidden.html'`)).toEqual([{ status: 'done' }]);
+    }));
+});
+
+describe('sitemaps of a hostile site', () => {
+  it('an index of 120 missing sitemaps costs 50 requests in all, each a problem the summary and status name', () =>
+    inTempDb(async (db) => {
+    expect((await beebot(['seeds', 'add', u('many.test'), '--sitemaps', 'yes'], { db })).code).toBe(0);
+    const before = server.requests.length;
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    const asked = server.requests.slice(before).filter((q) => q.startsWith('many.test/maps/'));
+    expect(asked).toHaveLength(49); // and /sitemap.xml itself
+    expect(r.stdout).toContain('sitemaps read for 1 site(s): 1 files, 0 pages of the sites, 0 new to the frontier; 1 site(s) with files that could not be read:\n');
+    expect(r.stdout).toContain(`  site ${u('many.test')}: http://many.test:${port}/maps/2.xml: HTTP 404\n  site ${u('many.test')}: and 46 more (beebot status --json)\n`);
+    const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { sitemaps: { problems: string[] } }[] };
+    expect(status.sites[0]!.sitemaps.problems).toHaveLength(49);
     }));
 });
 

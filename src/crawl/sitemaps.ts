@@ -6,7 +6,7 @@ import type { SitemapPage } from '../store/sitemap-pages.js';
 import { FetchError, type HttpResponse } from './http.js';
 import { settleInternal } from './pull-result.js';
 
-/** Sitemap files read per site at most (an index and its sitemaps), and page URLs taken from them. */
+/** Sitemap files asked for per site at most (an index and its sitemaps, found or not), and page URLs taken from them. */
 export const MAX_SITEMAP_FILES = 50;
 export const MAX_SITEMAP_PAGES = MAX_SITEMAP_URLS;
 const MAX_HOPS = 5;
@@ -36,17 +36,18 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
   const asked = new Set(queue);
   const seen = new Set<string>();
   const out: SitemapRead = { pages: [], files: 0, problems: [] };
-  while (queue.length && out.files < MAX_SITEMAP_FILES && out.pages.length < MAX_SITEMAP_PAGES) {
+  // Files asked for, not only those read: an index of 50,000 missing sitemaps is 50 requests.
+  for (let tried = 0; queue.length && tried < MAX_SITEMAP_FILES && out.pages.length < MAX_SITEMAP_PAGES; tried++) {
     const url = queue.shift()!;
     const body = await fetchFile(url, get);
     if (typeof body === 'string') {
-      if (!(url === fallback && body.startsWith('HTTP 404'))) out.problems.push(`${url}: ${body}`);
+      if (!(url === fallback && body.startsWith('HTTP 404'))) out.problems.push(problem(url, body));
       continue;
     }
     out.files++;
     const map = parseSitemap(body);
     if (map.kind === 'error') {
-      out.problems.push(`${url}: ${map.error}`);
+      out.problems.push(problem(url, map.error));
       continue;
     }
     for (const loc of map.locs) {
@@ -62,6 +63,9 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
   }
   return out;
 }
+
+/** A file that could not be read, as one line of bounded length: a sitemap's locs are the site's text. */
+const problem = (url: string, why: string) => (url.length > 300 ? `${url.slice(0, 299)}…` : url) + `: ${why.slice(0, 200)}`;
 
 function httpUrl(s: string, base: string): string | null {
   try {
