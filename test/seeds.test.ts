@@ -142,6 +142,13 @@ describe('seeds export', () => {
     expect(after.map(({ include, ...s }) => s)).toEqual(before.map(({ include, ...s }) => s));
     // the lab's regex comes back without its space, meaning the same
     expect(after.map((s) => s.include)).toEqual([['/news/*', 're:[?&]p=\\d'], [], [], ['re:[^\\u0020]/x']]);
+    // with a byte order mark for spreadsheet programs: the same sites
+    const bom = join(tmp.dir, 'seeds-bom.csv');
+    expect((await beebot(['seeds', 'export', bom, '--bom'], { db })).code).toBe(0);
+    expect(readFileSync(bom, 'utf8')).toBe(`\uFEFF${readFileSync(out, 'utf8')}`);
+    const viaBom = newDb();
+    expect(await beebot(['seeds', 'import', bom], { db: viaBom })).toMatchObject({ code: 0, stdout: 'added 4, skipped 0\n' });
+    expect(await listed(viaBom)).toEqual(after);
     // the same file again: every site is already there
     expect(await beebot(['seeds', 'import', out], { db: copy })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^added 0, skipped 4\n/) });
   });

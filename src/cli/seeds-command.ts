@@ -71,9 +71,10 @@ export function seedsCommand(): Command {
   seeds
     .command('export <file>')
     .description("write the sites as a seed file (RFC 4180 CSV, header row) that seeds import reads back: each site's URL, names, group and own scope, patterns and sitemaps; '-' writes to stdout")
-    .action(async (file: string, _opts: unknown, cmd: Command) => {
+    .option('--bom', 'start with a UTF-8 byte order mark (for spreadsheet programs; seeds import skips it)')
+    .action(async (file: string, opts: { bom?: boolean }, cmd: Command) => {
       await withReadDb(cmd, (db) => {
-        const text = seedFileText(listSites(db));
+        const text = (opts.bom ? '\uFEFF' : '') + seedFileText(listSites(db));
         if (file === '-') process.stdout.write(text);
         else writeWhole(file, text);
       });
