@@ -121,7 +121,7 @@ export function readStatus(db: Db): Status {
       harvest_rate: focused ? rate(relevant.get(s.id) ?? 0, s.pulls) : null,
       reward_sum: s.rewardSum,
       politeness: hosts.filter((h) => hostInSite(hostnameOf(h.host), rule)),
-      // 'reading' is a read in progress (crawler.ts), not a time
+      // read before beebot kept what they gave (no sitemap_files): unknown, so none
       sitemaps: s.sitemapsRead === null || s.sitemapFiles === null ? null : {
         read_at: s.sitemapsRead, files: s.sitemapFiles, pages: fromSitemaps.get(s.id) ?? 0,
         problems: s.sitemapProblems === null ? [] : (JSON.parse(s.sitemapProblems) as string[]),
