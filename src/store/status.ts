@@ -73,7 +73,10 @@ export function readStatus(db: Db): Status {
   const maxLevel = settings['max-level'];
   const countBy = (sql: string, ...args: unknown[]) =>
     new Map((db.prepare(sql).raw().all(...args) as [number, number][]).map(([id, n]) => [id, n]));
-  const internal = countBy('SELECT site_id, count(*) FROM pages GROUP BY site_id');
+  // one pass over pages for both: a site's pages, and those a sitemap lists
+  const pageCounts = db.prepare('SELECT site_id, count(*), count(sitemap) FROM pages GROUP BY site_id').raw().all() as [number, number, number][];
+  const internal = new Map(pageCounts.map(([id, n]) => [id, n]));
+  const fromSitemaps = new Map(pageCounts.map(([id, , n]) => [id, n]));
   const external = countBy('SELECT site_id, count(*) FROM external_links GROUP BY site_id');
   const bad = countBy('SELECT site_id, count(*) FROM bad_links GROUP BY site_id');
   const files = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'file' GROUP BY site_id");
@@ -88,7 +91,6 @@ export function readStatus(db: Db): Status {
     settings['focus-threshold'],
   );
   const beyond = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level > ? GROUP BY site_id", maxLevel);
-  const fromSitemaps = countBy('SELECT site_id, count(*) FROM pages WHERE sitemap IS NOT NULL GROUP BY site_id');
 
   const hosts = readPoliteness(db);
   const sites = listSites(db).map((s): SiteStatus => {
