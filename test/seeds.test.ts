@@ -1,7 +1,8 @@
 // Seeds as the README promises: only http(s) URLs with a real host pass, a file is a URL list or a
 // table with a header (its delimiter sniffed from that header), and a bad file adds nothing.
 import Database from 'better-sqlite3';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beebot, tempDir } from './helpers/cli.js';
@@ -159,6 +160,33 @@ describe('seeds export', () => {
     const r = await beebot(['seeds', 'import', file('prefix.csv', 'url,scope\nhttps://a.example/blog/,prefix\nhttps://a.example/shop/,\n')], { db });
     expect(r).toMatchObject({ code: 0, stdout: 'added 1, skipped 1\nskipped line 3: https://a.example/shop/ duplicates https://a.example/\n' });
     expect(sites(db).map((s) => s.url)).toEqual(['https://a.example/', 'https://a.example/blog/']);
+  });
+
+  it('a symlink is written through, not replaced; a pipe (as /dev/stdout, /dev/full) is written in place, not renamed onto', async () => {
+    const db = newDb();
+    await beebot(['seeds', 'add', 'https://a.example/'], { db });
+    mkdirSync(join(tmp.dir, 'real'));
+    const link = join(tmp.dir, 'link.csv');
+    symlinkSync(join(tmp.dir, 'real', 'seeds.csv'), link);
+    writeFileSync(join(tmp.dir, 'real', 'seeds.csv'), 'old');
+    expect(await beebot(['seeds', 'export', link], { db })).toMatchObject({ code: 0, stderr: '' });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(tmp.dir, 'real', 'seeds.csv'), 'utf8')).toMatch(/^url,name,.*\r\nhttps:\/\/a\.example\/,/s);
+
+    const fifo = join(tmp.dir, 'seeds.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let got = '';
+    reader.stdout.setEncoding('utf8').on('data', (d: string) => (got += d));
+    const read = new Promise((resolve) => reader.on('close', resolve));
+    try {
+      expect(await beebot(['seeds', 'export', fifo], { db })).toMatchObject({ code: 0, stderr: '' });
+      expect(statSync(fifo).isFIFO()).toBe(true);
+      await read;
+      expect(got).toMatch(/^url,name,.*\r\nhttps:\/\/a\.example\/,/s);
+    } finally {
+      reader.kill();
+    }
   });
 
   it('a file it cannot write is one line and exit 1', async () => {
