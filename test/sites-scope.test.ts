@@ -117,7 +117,7 @@ describe('sitemap parsing (pure)', () => {
 const html = (...links: string[]) => `<html><body>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 let port = 0;
 let server: Awaited<ReturnType<typeof servePages>>;
-const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
+const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
 const crawl = (db: string, ...args: string[]) =>
   beebot(['crawl', '--delay', '0', '--concurrency', '1', '--budget', 'none', ...hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]), ...args], { db });
 /** Run `f` on a new database in a temporary directory, removed after. */
@@ -161,6 +161,9 @@ beforeAll(async () => {
     'sm.test/deep.html': html(),
     // an index of sitemaps that are all missing (a hostile or broken site): only so many are asked for
     'many.test/': html(),
+    // a sitemap whose root element's name is a terminal escape (a window title, a colour)
+    'esc.test/': html(),
+    'esc.test/sitemap.xml': { type: 'application/xml', body: '<\x1b]0;pwned\x07\x1b[31mx>hi</\x1b]0;pwned\x07\x1b[31mx>' },
     'many.test/sitemap.xml': { type: 'application/xml', body: sitemapIndex(...Array.from({ length: 120 }, (_, i) => `http://many.test:PORT/maps/${i}.xml`)) },
     'plain.test/': html('/p.html'),
     'plain.test/p.html': html(),
@@ -293,6 +296,21 @@ describe('sitemaps of a hostile site', () => {
     expect(r.stdout).toContain(`  site ${u('many.test')}: http://many.test:${port}/maps/2.xml: HTTP 404\n  site ${u('many.test')}: and 46 more (beebot status --json)\n`);
     const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { sitemaps: { problems: string[] } }[] };
     expect(status.sites[0]!.sitemaps.problems).toHaveLength(49);
+    }));
+});
+
+describe('sitemaps of a hostile site, on the terminal', () => {
+  it("a problem line's control characters (the site's escape sequences) show as '?' in the summary, status and status --json", () =>
+    inTempDb(async (db) => {
+    expect((await beebot(['seeds', 'add', u('esc.test'), '--sitemaps', 'yes', '--short', 'esc'], { db })).code).toBe(0);
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    const line = `http://esc.test:${port}/sitemap.xml: not a sitemap (root <?]0;pwned??[31mx>)`;
+    expect(r.stdout).toContain(`  site esc: ${line}\n`);
+    expect((await beebot(['status'], { db })).stdout).toContain(`esc: sitemap not read: ${line}\n`);
+    const json = await beebot(['status', '--json'], { db });
+    expect((JSON.parse(json.stdout) as { sites: { sitemaps: { problems: string[] } }[] }).sites[0]!.sitemaps.problems).toEqual([line]);
+    for (const out of [r.stdout, (await beebot(['status'], { db })).stdout]) expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     }));
 });
 
