@@ -6,7 +6,7 @@ import { parseSeedUrl } from '../url/url.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
 import { deleteSite, findDuplicate, insertSites, listSites, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
-import { parseSeedFile, seedFileText, seedOf, SEED_COLUMNS, type SeedFields } from './seed-file.js';
+import { decodeSeedFile, parseSeedFile, seedFileText, seedOf, SEED_COLUMNS, type SeedFields } from './seed-file.js';
 import { writeWhole } from './write-file.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
 import { isTty, printJson, withDb, withReadDb } from './context.js';
@@ -41,12 +41,14 @@ export function seedsCommand(): Command {
     .command('import <file>')
     .description(`add sites from a file: one URL per line, or a table (CSV, ; TAB or | separated) whose header names url and any of ${SEED_COLUMNS.slice(1).join(', ')} (include, exclude: patterns separated by spaces; an empty cell: the setting's default), as seeds export writes it`)
     .action(async (file: string, _opts: unknown, cmd: Command) => {
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = readFileSync(file, 'utf8');
+        bytes = readFileSync(file);
       } catch {
         throw new BeebotError(`cannot read ${file}`);
       }
+      const text = decodeSeedFile(bytes);
+      if (typeof text !== 'string') throw new UsageError(`nothing imported: ${file}: ${text.error}`);
       const rows = parseSeedFile(text);
       await withDb(cmd, (db) => {
         const settings = readSettings(db);
