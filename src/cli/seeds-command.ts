@@ -3,6 +3,7 @@ import { confirm } from './confirm.js';
 import { Command } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { parseSeedUrl } from '../url/url.js';
+import { boundsKey } from '../url/scope.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
 import { deleteSite, findDuplicate, insertSites, listSites, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
@@ -52,16 +53,18 @@ export function seedsCommand(): Command {
       const rows = parseSeedFile(text);
       await withDb(cmd, (db) => {
         const settings = readSettings(db);
-        const existing = siteRules(db, settings).map((x) => ({ url: x.site.url, rule: x.rule }));
+        // the sites by their bounds: a file of 100,000 rows compared each with all before took minutes
+        const existing = new Map<string, string>();
+        for (const x of siteRules(db, settings)) if (!existing.has(boundsKey(x.rule))) existing.set(boundsKey(x.rule), x.site.url);
         const added: SeedInput[] = [];
         const skipped: string[] = [];
         for (const r of rows) {
-          const rule = ruleOf({ url: r.url.href, scope: r.scope ?? null, include: null, exclude: null }, settings);
-          const dup = findDuplicate(existing, rule);
-          if (dup) skipped.push(`line ${r.line}: ${r.url.href} duplicates ${dup.url}`);
+          const key = boundsKey(ruleOf({ url: r.url.href, scope: r.scope ?? null, include: null, exclude: null }, settings));
+          const dup = existing.get(key);
+          if (dup !== undefined) skipped.push(`line ${r.line}: ${r.url.href} duplicates ${dup}`);
           else {
             added.push(r);
-            existing.push({ url: r.url.href, rule });
+            existing.set(key, r.url.href);
           }
         }
         const ids = insertSites(db, added, settings.normalize, settings['session-ids']);
