@@ -107,6 +107,12 @@ describe('sitemap parsing (pure)', () => {
     expect(parseSitemap(bytes(urlset('/relative', 'javascript:alert(1)', 'http://a.test/ok')))).toEqual({ kind: 'urlset', locs: ['http://a.test/ok'] });
     // a <loc> outside <url> is not a page
     expect(parseSitemap(bytes('<urlset><loc>http://a.test/stray</loc><url><loc>http://a.test/in</loc></url></urlset>'))).toEqual({ kind: 'urlset', locs: ['http://a.test/in'] });
+    // a gzip bomb (51 MB of zeros in 50 KB) is refused past the 50 MB limit, and says so
+    expect(parseSitemap(gzipSync(Buffer.alloc(51 * 1024 * 1024)))).toEqual({ kind: 'error', error: 'inflates past 50 MB (the sitemaps.org limit)' });
+    // UTF-16 with its byte order mark, either byte order
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(urlset('http://a.test/ü'), 'utf16le')]);
+    expect(parseSitemap(le)).toEqual({ kind: 'urlset', locs: ['http://a.test/%C3%BC'] });
+    expect(parseSitemap(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(urlset('http://a.test/ü'), 'utf16le').swap16()]))).toEqual({ kind: 'urlset', locs: ['http://a.test/%C3%BC'] });
     const cut = urlset('http://a.test/1', 'http://a.test/2').slice(0, -60);
     expect(parseSitemap(bytes(cut))).toEqual({ kind: 'urlset', locs: ['http://a.test/1'] });
   });
