@@ -126,4 +126,19 @@ describe('status on a terminal', () => {
     const piped = await beebot(['status'], { db });
     expect(piped.stdout.split('\n')[0]!.split('\t')).toEqual(['id', 'site', 'state', 'fetched', 'frontier', 'deepest', 'internal', 'files', 'skipped', 'ext URLs', 'ext hosts', 'ext pairs', 'bad', 'reward', 'politeness']);
   });
+
+  it("a site's control characters (an escape sequence, a line break in its short name) show as '?' in the terminal's tables and lines", async () => {
+    const db = newDb();
+    const short = 'ev\x1b]0;title\x07il\nnext';
+    expect((await beebot(['seeds', 'add', `http://gone-a.test:${closedPort}/`, '--short', short, '--name', 'N\x1b[31m'], { db })).code).toBe(0);
+    await beebot(['crawl', '--delay', '0', ...resolve()], { db });
+    const status = await onTerminal(80, ['--db', db, 'status']);
+    const list = await onTerminal(80, ['--db', db, 'seeds', 'list']);
+    for (const out of [status, list]) expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(status).toMatch(/^ *1 +ev\?]0;tit… +not-available /m);
+    expect(status).toMatch(/^ev\?]0;title\?il\?next: not-available: /m);
+    expect(list).toMatch(/^ *1 +ev\?]0;title\?il\?next .* N\?\[31m\n/m);
+    // piped, the text stays the site's own (TSV cells lose only tabs and line breaks), as --json keeps it
+    expect(JSON.parse((await beebot(['status', '--json'], { db })).stdout).sites[0].short).toBe(short);
+  });
 });

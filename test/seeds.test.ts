@@ -1,7 +1,8 @@
 // Seeds as the README promises: only http(s) URLs with a real host pass, a file is a URL list or a
 // table with a header (its delimiter sniffed from that header), and a bad file adds nothing.
 import Database from 'better-sqlite3';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beebot, tempDir } from './helpers/cli.js';
@@ -105,6 +106,47 @@ describe('seeds import', () => {
     expect(r.stderr).toMatch(/line 2: 'ht!tp:\/\/bad url'/);
     expect(sites(db)).toEqual([]);
   });
+
+  it('a UTF-16 file with its byte order mark (a spreadsheet\'s "Unicode text") imports; UTF-16 without one, a NUL byte, Latin-1 bytes are one line, exit 2, nothing added', async () => {
+    const table = 'url\tname\nhttps://z.example/\tZürich\n';
+    const bytes = (name: string, b: Buffer) => {
+      const f = join(tmp.dir, name);
+      writeFileSync(f, b);
+      return f;
+    };
+    const le = newDb();
+    expect(await beebot(['seeds', 'import', bytes('le.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(table, 'utf16le')]))], { db: le })).toMatchObject({ code: 0, stdout: 'added 1, skipped 0\n' });
+    expect(sites(le)).toEqual([{ url: 'https://z.example/', name: 'Zürich', short: null, grp: null }]);
+    const be = newDb();
+    expect(await beebot(['seeds', 'import', bytes('be.txt', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(table, 'utf16le').swap16()]))], { db: be })).toMatchObject({ code: 0 });
+    expect(sites(be).map((x) => x.name)).toEqual(['Zürich']);
+    for (const [name, b, why] of [
+      ['nobom.txt', Buffer.from(table, 'utf16le'), 'a NUL byte at line 1: not a text file (UTF-16 without a byte order mark?); save it as UTF-8'],
+      ['nul.txt', Buffer.from('https://a.example/\nhttps://b.example/\0\n'), 'a NUL byte at line 2: not a text file (UTF-16 without a byte order mark?); save it as UTF-8'],
+      ['latin1.csv', Buffer.from('url,name\nhttps://z.example/,Z\xfcrich\n', 'latin1'), 'not UTF-8 text (line 2); save it as UTF-8'],
+    ] as const) {
+      const db = newDb();
+      const f = bytes(name, b);
+      expect(await beebot(['seeds', 'import', f], { db })).toMatchObject({ code: 2, stderr: `beebot: nothing imported: ${f}: ${why}\n` });
+      expect(sites(db)).toEqual([]);
+    }
+  });
+
+  it('50,000 rows import in seconds, duplicates found among them (each row was compared with all before it: 4.5 minutes for 100,000)', async () => {
+    const db = newDb();
+    const rows = Array.from({ length: 50_000 }, (_, i) => `https://s${i}.example/,Site ${i}`);
+    const t0 = performance.now();
+    const r = await beebot(['seeds', 'import', file('many.csv', `url,name\n${rows.join('\n')}\nhttps://www.s7.example/,again\n`)], { db });
+    expect(r).toMatchObject({ code: 0, stdout: 'added 50000, skipped 1\nskipped line 50002: https://www.s7.example/ duplicates https://s7.example/\n' });
+    expect(performance.now() - t0).toBeLessThan(30_000);
+  }, 60_000);
+
+  it('a header naming a column twice is refused (the second would silently win)', async () => {
+    const db = newDb();
+    const r = await beebot(['seeds', 'import', file('twice.csv', 'url,name,Name\nhttps://a.example/,A,B\n')], { db });
+    expect([r.code, r.stderr]).toEqual([2, "beebot: nothing imported: the header names the column 'name' twice (line 1)\n"]);
+    expect(sites(db)).toEqual([]);
+  });
 });
 
 describe('seeds export', () => {
@@ -153,12 +195,56 @@ describe('seeds export', () => {
     expect(await beebot(['seeds', 'import', out], { db: copy })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^added 0, skipped 4\n/) });
   });
 
+  it('quotes a cell with a line break (RFC 4180: a bare \\n too) or whitespace at either end, and imports it back the same', async () => {
+    const db = newDb();
+    await beebot(['seeds', 'add', 'https://a.example/', '--name', 'two\nlines', '--short', ' pad ', '--group', 'cr\rhere'], { db });
+    await beebot(['seeds', 'add', 'https://b.example/', '--name', '\n# not a comment', '--short', '', '--group', '   '], { db });
+    const out = join(tmp.dir, 'quoted.csv');
+    expect((await beebot(['seeds', 'export', out], { db })).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(
+      'url,name,short,group,scope,include,exclude,sitemaps\r\n' +
+        'https://a.example/,"two\nlines"," pad ","cr\rhere",,,,\r\n' +
+        'https://b.example/,"\n# not a comment",,"   ",,,,\r\n',
+    );
+    const copy = newDb();
+    expect(await beebot(['seeds', 'import', out], { db: copy })).toMatchObject({ code: 0, stdout: 'added 2, skipped 0\n' });
+    expect(await listed(copy)).toEqual(await listed(db));
+    expect(sites(copy).map((x) => [x.name, x.short, x.grp])).toEqual([['two\nlines', ' pad ', 'cr\rhere'], ['\n# not a comment', null, '   ']]);
+  });
+
   it("a row's own scope decides whether it duplicates a site: a path of a host already there is a site of its own as a prefix", async () => {
     const db = newDb();
     await beebot(['seeds', 'add', 'https://a.example/'], { db });
     const r = await beebot(['seeds', 'import', file('prefix.csv', 'url,scope\nhttps://a.example/blog/,prefix\nhttps://a.example/shop/,\n')], { db });
     expect(r).toMatchObject({ code: 0, stdout: 'added 1, skipped 1\nskipped line 3: https://a.example/shop/ duplicates https://a.example/\n' });
     expect(sites(db).map((s) => s.url)).toEqual(['https://a.example/', 'https://a.example/blog/']);
+  });
+
+  it('a symlink is written through, not replaced; a pipe (as /dev/stdout, /dev/full) is written in place, not renamed onto', async () => {
+    const db = newDb();
+    await beebot(['seeds', 'add', 'https://a.example/'], { db });
+    mkdirSync(join(tmp.dir, 'real'));
+    const link = join(tmp.dir, 'link.csv');
+    symlinkSync(join(tmp.dir, 'real', 'seeds.csv'), link);
+    writeFileSync(join(tmp.dir, 'real', 'seeds.csv'), 'old');
+    expect(await beebot(['seeds', 'export', link], { db })).toMatchObject({ code: 0, stderr: '' });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(tmp.dir, 'real', 'seeds.csv'), 'utf8')).toMatch(/^url,name,.*\r\nhttps:\/\/a\.example\/,/s);
+
+    const fifo = join(tmp.dir, 'seeds.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let got = '';
+    reader.stdout.setEncoding('utf8').on('data', (d: string) => (got += d));
+    const read = new Promise((resolve) => reader.on('close', resolve));
+    try {
+      expect(await beebot(['seeds', 'export', fifo], { db })).toMatchObject({ code: 0, stderr: '' });
+      expect(statSync(fifo).isFIFO()).toBe(true);
+      await read;
+      expect(got).toMatch(/^url,name,.*\r\nhttps:\/\/a\.example\/,/s);
+    } finally {
+      reader.kill();
+    }
   });
 
   it('a file it cannot write is one line and exit 1', async () => {

@@ -107,6 +107,12 @@ describe('sitemap parsing (pure)', () => {
     expect(parseSitemap(bytes(urlset('/relative', 'javascript:alert(1)', 'http://a.test/ok')))).toEqual({ kind: 'urlset', locs: ['http://a.test/ok'] });
     // a <loc> outside <url> is not a page
     expect(parseSitemap(bytes('<urlset><loc>http://a.test/stray</loc><url><loc>http://a.test/in</loc></url></urlset>'))).toEqual({ kind: 'urlset', locs: ['http://a.test/in'] });
+    // a gzip bomb (51 MB of zeros in 50 KB) is refused past the 50 MB limit, and says so
+    expect(parseSitemap(gzipSync(Buffer.alloc(51 * 1024 * 1024)))).toEqual({ kind: 'error', error: 'inflates past 50 MB (the sitemaps.org limit)' });
+    // UTF-16 with its byte order mark, either byte order
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(urlset('http://a.test/ü'), 'utf16le')]);
+    expect(parseSitemap(le)).toEqual({ kind: 'urlset', locs: ['http://a.test/%C3%BC'] });
+    expect(parseSitemap(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(urlset('http://a.test/ü'), 'utf16le').swap16()]))).toEqual({ kind: 'urlset', locs: ['http://a.test/%C3%BC'] });
     const cut = urlset('http://a.test/1', 'http://a.test/2').slice(0, -60);
     expect(parseSitemap(bytes(cut))).toEqual({ kind: 'urlset', locs: ['http://a.test/1'] });
   });
@@ -117,7 +123,7 @@ describe('sitemap parsing (pure)', () => {
 const html = (...links: string[]) => `<html><body>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 let port = 0;
 let server: Awaited<ReturnType<typeof servePages>>;
-const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
+const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
 const crawl = (db: string, ...args: string[]) =>
   beebot(['crawl', '--delay', '0', '--concurrency', '1', '--budget', 'none', ...hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]), ...args], { db });
 /** Run `f` on a new database in a temporary directory, removed after. */
@@ -161,6 +167,9 @@ beforeAll(async () => {
     'sm.test/deep.html': html(),
     // an index of sitemaps that are all missing (a hostile or broken site): only so many are asked for
     'many.test/': html(),
+    // a sitemap whose root element's name is a terminal escape (a window title, a colour)
+    'esc.test/': html(),
+    'esc.test/sitemap.xml': { type: 'application/xml', body: '<\x1b]0;pwned\x07\x1b[31mx>hi</\x1b]0;pwned\x07\x1b[31mx>' },
     'many.test/sitemap.xml': { type: 'application/xml', body: sitemapIndex(...Array.from({ length: 120 }, (_, i) => `http://many.test:PORT/maps/${i}.xml`)) },
     'plain.test/': html('/p.html'),
     'plain.test/p.html': html(),
@@ -293,6 +302,21 @@ describe('sitemaps of a hostile site', () => {
     expect(r.stdout).toContain(`  site ${u('many.test')}: http://many.test:${port}/maps/2.xml: HTTP 404\n  site ${u('many.test')}: and 46 more (beebot status --json)\n`);
     const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { sitemaps: { problems: string[] } }[] };
     expect(status.sites[0]!.sitemaps.problems).toHaveLength(49);
+    }));
+});
+
+describe('sitemaps of a hostile site, on the terminal', () => {
+  it("a problem line's control characters (the site's escape sequences) show as '?' in the summary, status and status --json", () =>
+    inTempDb(async (db) => {
+    expect((await beebot(['seeds', 'add', u('esc.test'), '--sitemaps', 'yes', '--short', 'esc'], { db })).code).toBe(0);
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    const line = `http://esc.test:${port}/sitemap.xml: not a sitemap (root <?]0;pwned??[31mx>)`;
+    expect(r.stdout).toContain(`  site esc: ${line}\n`);
+    expect((await beebot(['status'], { db })).stdout).toContain(`esc: sitemap not read: ${line}\n`);
+    const json = await beebot(['status', '--json'], { db });
+    expect((JSON.parse(json.stdout) as { sites: { sitemaps: { problems: string[] } }[] }).sites[0]!.sitemaps.problems).toEqual([line]);
+    for (const out of [r.stdout, (await beebot(['status'], { db })).stdout]) expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     }));
 });
 

@@ -34,7 +34,8 @@ export function seedOf(url: URL, o: SeedFields): SeedInput | string {
     if (typeof parsed === 'string') return `bad pattern '${p}': ${parsed}`;
   }
   return {
-    url, name: o.name, short: o.short, group: o.group, scope: (o.scope as Scope | undefined) ?? null,
+    // an empty name is none, as an empty cell is
+    url, name: o.name || undefined, short: o.short || undefined, group: o.group || undefined, scope: (o.scope as Scope | undefined) ?? null,
     include: o.include, exclude: o.exclude, sitemaps: (o.sitemaps as 'yes' | 'no' | undefined) ?? null,
   };
 }
@@ -57,6 +58,26 @@ export function headerDelimiter(line: string): string | null {
     if (!best || cells.length > best.n) best = { d, n: cells.length };
   }
   return best?.d ?? null;
+}
+
+/**
+ * A seed file's bytes as text: UTF-8 (a byte order mark skipped), or UTF-16 with its byte order
+ * mark (what a spreadsheet's "Unicode text" export writes). Anything else is refused rather than
+ * read with replacement characters in its names: the reason, as one line.
+ */
+export function decodeSeedFile(bytes: Uint8Array): string | { error: string } {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  const line = (at: number) => bytes.subarray(0, at).filter((b) => b === 0x0a).length + 1;
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) return { error: `a NUL byte at line ${line(nul)}: not a text file (UTF-16 without a byte order mark?); save it as UTF-8` };
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const bad = text.indexOf('\uFFFD');
+    return { error: `not UTF-8 text (line ${text.slice(0, bad).split('\n').length}); save it as UTF-8` };
+  }
 }
 
 /** 'https://hse.ru/en/ # the English site' → 'https://hse.ru/en/': a '#' after whitespace starts a comment. */
@@ -83,9 +104,16 @@ export function parseSeedFile(text: string): SeedRow[] {
     try {
       parsed = parseCsv(body, {
         delimiter, comment: '#', comment_no_infix: true, skip_empty_lines: true, trim: true, info: true, relax_column_count_less: true,
-        columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()),
+        columns: (h: string[]) => {
+          const names = h.map((c) => c.trim().toLowerCase());
+          const twice = names.find((c, i) => c !== '' && names.indexOf(c) !== i);
+          // a second 'name' column would silently win over the first
+          if (twice !== undefined) throw new UsageError(`nothing imported: the header names the column '${twice}' twice (line ${headerAt + 1})`);
+          return names;
+        },
       }) as never;
     } catch (err) {
+      if (err instanceof UsageError) throw err;
       throw new UsageError(`nothing imported: not valid ${delimiter === '\t' ? 'TSV' : `'${delimiter}'-separated CSV`}: ${(err as Error).message}`);
     }
     records = parsed.map(({ record, info }) => ({
@@ -146,6 +174,8 @@ export function seedFileText(sites: readonly Site[]): string {
   const patterns = (json: string | null) => (json === null ? '' : (JSON.parse(json) as string[]).map(spaceless).join(' '));
   return stringify(
     sites.map((s) => [s.url, s.name ?? '', s.short ?? '', s.group ?? '', s.scope ?? '', patterns(s.include), patterns(s.exclude), s.sitemaps ?? '']),
-    { header: true, columns: [...SEED_COLUMNS], record_delimiter: 'windows' },
+    // RFC 4180 quotes a cell with a line break (a bare \n too, which csv-stringify leaves bare
+    // beside CRLF records); one with whitespace at either end is quoted so import keeps it
+    { header: true, columns: [...SEED_COLUMNS], record_delimiter: 'windows', quoted_match: [/[\r\n]/, /^\s|\s$/] },
   );
 }

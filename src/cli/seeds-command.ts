@@ -3,10 +3,11 @@ import { confirm } from './confirm.js';
 import { Command } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { parseSeedUrl } from '../url/url.js';
+import { boundsKey } from '../url/scope.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
 import { deleteSite, findDuplicate, insertSites, listSites, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
-import { parseSeedFile, seedFileText, seedOf, SEED_COLUMNS, type SeedFields } from './seed-file.js';
+import { decodeSeedFile, parseSeedFile, seedFileText, seedOf, SEED_COLUMNS, type SeedFields } from './seed-file.js';
 import { writeWhole } from './write-file.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
 import { isTty, printJson, withDb, withReadDb } from './context.js';
@@ -41,25 +42,29 @@ export function seedsCommand(): Command {
     .command('import <file>')
     .description(`add sites from a file: one URL per line, or a table (CSV, ; TAB or | separated) whose header names url and any of ${SEED_COLUMNS.slice(1).join(', ')} (include, exclude: patterns separated by spaces; an empty cell: the setting's default), as seeds export writes it`)
     .action(async (file: string, _opts: unknown, cmd: Command) => {
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = readFileSync(file, 'utf8');
+        bytes = readFileSync(file);
       } catch {
         throw new BeebotError(`cannot read ${file}`);
       }
+      const text = decodeSeedFile(bytes);
+      if (typeof text !== 'string') throw new UsageError(`nothing imported: ${file}: ${text.error}`);
       const rows = parseSeedFile(text);
       await withDb(cmd, (db) => {
         const settings = readSettings(db);
-        const existing = siteRules(db, settings).map((x) => ({ url: x.site.url, rule: x.rule }));
+        // the sites by their bounds: a file of 100,000 rows compared each with all before took minutes
+        const existing = new Map<string, string>();
+        for (const x of siteRules(db, settings)) if (!existing.has(boundsKey(x.rule))) existing.set(boundsKey(x.rule), x.site.url);
         const added: SeedInput[] = [];
         const skipped: string[] = [];
         for (const r of rows) {
-          const rule = ruleOf({ url: r.url.href, scope: r.scope ?? null, include: null, exclude: null }, settings);
-          const dup = findDuplicate(existing, rule);
-          if (dup) skipped.push(`line ${r.line}: ${r.url.href} duplicates ${dup.url}`);
+          const key = boundsKey(ruleOf({ url: r.url.href, scope: r.scope ?? null, include: null, exclude: null }, settings));
+          const dup = existing.get(key);
+          if (dup !== undefined) skipped.push(`line ${r.line}: ${r.url.href} duplicates ${dup}`);
           else {
             added.push(r);
-            existing.push({ url: r.url.href, rule });
+            existing.set(key, r.url.href);
           }
         }
         const ids = insertSites(db, added, settings.normalize, settings['session-ids']);

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { HostPoliteness } from '../store/politeness.js';
 import { readStatus } from '../store/status.js';
 import { isTty, printJson, withReadDb } from './context.js';
-import { formatTable } from './table.js';
+import { formatTable, screen } from './table.js';
 
 export function statusCommand(): Command {
   return new Command('status')
@@ -34,12 +34,12 @@ export function statusCommand(): Command {
           const keep = header.map((h) => !NARROW_LEFT_OUT.has(h));
           const pick = <T,>(r: T[]) => r.filter((_c, i) => keep[i]);
           process.stdout.write(formatTable(pick(header), rows.map(pick), tty, { width, whole: ['state'] }));
-          for (const s of st.sites) if (s.reason) process.stdout.write(fit(`${s.short ?? new URL(s.url).hostname}: ${s.state}: ${s.reason}`, width) + '\n');
+          for (const s of st.sites) if (s.reason) process.stdout.write(fit(screen(`${s.short ?? new URL(s.url).hostname}: ${s.state}: ${s.reason}`), width) + '\n');
         }
         for (const s of st.sites) {
           const problems = s.sitemaps?.problems ?? [];
           const shown = problems.slice(0, SITEMAP_PROBLEMS_SHOWN).concat(problems.length > SITEMAP_PROBLEMS_SHOWN ? [`and ${problems.length - SITEMAP_PROBLEMS_SHOWN} more (--json)`] : []);
-          for (const p of shown) process.stdout.write((tty ? (l: string) => fit(l, width) : (l: string) => l)(`${s.short ?? new URL(s.url).hostname}: sitemap not read: ${p}`) + '\n');
+          for (const p of shown) process.stdout.write((tty ? (l: string) => fit(screen(l), width) : (l: string) => l)(`${s.short ?? new URL(s.url).hostname}: sitemap not read: ${p}`) + '\n');
         }
         const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
         process.stdout.write(`budget: ${budget}; max level ${st.max_level}; reward: ${st.reward}\n`);

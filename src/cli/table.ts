@@ -4,7 +4,7 @@
  * their cells cut with '…'; numbers and the columns named in `fit.whole` are never cut.
  */
 export function formatTable(header: string[], rows: (string | number | null)[][], tty: boolean, fit?: { width: number; whole?: string[] }): string {
-  const cells = rows.map((r) => r.map((c) => (c === null ? '' : String(c))));
+  const cells = rows.map((r) => r.map((c) => (c === null ? '' : tty ? screen(String(c)) : String(c))));
   if (!tty) return [header, ...cells].map((r) => r.map((c) => c.replace(/[\t\r\n]/g, ' ')).join('\t')).join('\n') + '\n';
   const isNumber = (c: string) => /^-?\d+(\.\d+)?%?$/.test(c);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
@@ -17,6 +17,12 @@ export function formatTable(header: string[], rows: (string | number | null)[][]
     r.map((c, i) => (isNumber(c) ? c.padStart(widths[i]!) : cut(c, widths[i]!).padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(header), ...cells.map(line)].join('\n') + '\n';
 }
+
+/**
+ * Text as a terminal shows it safely: control characters (an escape sequence, a line break in a
+ * site's name) as '?', so no cell rewrites the screen or breaks its row.
+ */
+export const screen = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 
 /** Narrow the widest column above its floor, one character at a time, until the line fits. */
 function fitWidths(widths: number[], floor: number[], maxWidth: number): void {

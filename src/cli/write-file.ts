@@ -1,4 +1,4 @@
-import { createWriteStream, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { BeebotError } from '../errors.js';
 
@@ -13,12 +13,34 @@ export function writeError(err: unknown, file: string): BeebotError {
   return new BeebotError(`cannot write ${file}`);
 }
 
+/**
+ * The file to write beside and rename onto: a symlink's target (a rename replaces the link
+ * itself), or null for what is no regular file (/dev/stdout, a pipe, a device: renaming onto it
+ * would replace it with a file, even /dev/full as root), which is written in place.
+ */
+function renameTarget(file: string): string | null {
+  try {
+    return statSync(file).isFile() ? realpathSync(file) : null;
+  } catch {
+    return file; // not there yet, or out of sight: the write says why
+  }
+}
+
 /** Write a whole file beside its target, then rename: a reader never sees half of it. */
 export function writeWhole(file: string, text: string): void {
-  const tmp = `${file}.part`;
+  const target = renameTarget(file);
+  if (target === null) {
+    try {
+      writeFileSync(file, text);
+    } catch (err) {
+      throw writeError(err, file);
+    }
+    return;
+  }
+  const tmp = `${target}.part`;
   try {
     writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    renameSync(tmp, target);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw writeError(err, file);
@@ -31,12 +53,13 @@ export function writeWhole(file: string, text: string): void {
  * (it has a system call) is reported as writeError; one of the rows' source (the database) as it is.
  */
 export async function streamWhole(file: string, fill: (dest: Writable) => Promise<void>): Promise<void> {
-  const tmp = `${file}.part`;
+  const target = renameTarget(file);
+  const tmp = target === null ? file : `${target}.part`;
   try {
     await fill(createWriteStream(tmp));
-    renameSync(tmp, file);
+    if (target !== null) renameSync(tmp, target);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    if (target !== null) rmSync(tmp, { force: true });
     throw typeof (err as { syscall?: unknown })?.syscall === 'string' ? writeError(err, file) : err;
   }
 }

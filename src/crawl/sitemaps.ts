@@ -64,8 +64,13 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
   return out;
 }
 
-/** A file that could not be read, as one line of bounded length: a sitemap's locs are the site's text. */
-const problem = (url: string, why: string) => (url.length > 300 ? `${url.slice(0, 299)}…` : url) + `: ${why.slice(0, 200)}`;
+/**
+ * A file that could not be read, as one line of bounded length: a sitemap's locs and its root
+ * element's name are the site's text, and the line reaches the user's terminal (summary, status):
+ * control characters (escape sequences) show as '?'.
+ */
+const problem = (url: string, why: string) =>
+  ((url.length > 300 ? `${url.slice(0, 299)}…` : url) + `: ${why.slice(0, 200)}`).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 
 function httpUrl(s: string, base: string): string | null {
   try {

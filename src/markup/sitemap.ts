@@ -25,10 +25,14 @@ export function parseSitemap(bytes: Uint8Array): Sitemap {
     try {
       body = gunzipSync(body, { maxOutputLength: MAX_SITEMAP_BYTES });
     } catch (err) {
+      // a gzip bomb is no broken file: say what is wrong with it
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return { kind: 'error', error: `inflates past ${MAX_SITEMAP_BYTES / 1024 / 1024} MB (the sitemaps.org limit)` };
       return { kind: 'error', error: `bad gzip: ${(err as Error).message}` };
     }
   }
-  const text = body.toString('utf8').replace(/^\uFEFF/, '');
+  // UTF-8 as sitemaps.org asks; UTF-16 only with its byte order mark, which says so unmistakably
+  const utf16 = body[0] === 0xff && body[1] === 0xfe ? 'utf-16le' : body[0] === 0xfe && body[1] === 0xff ? 'utf-16be' : null;
+  const text = utf16 ? new TextDecoder(utf16).decode(body) : body.toString('utf8').replace(/^\uFEFF/, '');
   const start = text.trimStart();
   if (start === '') return { kind: 'error', error: 'empty file' };
   if (!start.startsWith('<')) return textSitemap(start);

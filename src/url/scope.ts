@@ -70,6 +70,11 @@ export function sameBounds(a: SiteRule, b: SiteRule): boolean {
   return a.scope === b.scope && a.identity === b.identity && a.path === b.path;
 }
 
+/** sameBounds as a key: two rules have the same bounds exactly when their keys are equal. */
+export function boundsKey(r: SiteRule): string {
+  return JSON.stringify([r.scope, r.identity, r.path]);
+}
+
 /** The site's name as the site graph and reports key it: the identity, and a prefix's path. */
 export function siteLabel(rule: SiteRule): string {
   return rule.path === null ? rule.identity : rule.identity + rule.path;
