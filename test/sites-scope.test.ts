@@ -2,6 +2,8 @@
 // prefixes, several per host), include/exclude patterns, sitemaps seeding the frontier, and
 // parameter rules for every path of a site: the pure rules, then the real CLI on loopback sites.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { listenLoopback } from '../fixtures/listen.js';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -286,6 +288,39 @@ describe('sitemaps', () => {
     expect((await beebot(['config', 'set', 'sitemaps', 'yes'], { db })).code).toBe(0);
     expect((await crawl(db, '--max-level', '1')).code).toBe(0);
     expect(rows<{ status: string }>(db, `SELECT status FROM pages WHERE url LIKE '%plain.test%hidden.html'`)).toEqual([{ status: 'done' }]);
+    }));
+});
+
+describe('a sitemap that fails for now', () => {
+  it('is read again by the next crawl (a 503 is "not now"), and status says so meanwhile', () =>
+    inTempDb(async (db) => {
+    let down = true;
+    const flaky = createServer((req, res) => {
+      if (req.url === '/sitemap.xml') {
+        if (down) return void res.writeHead(503).end();
+        return void res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset(`http://flaky.test:${flakyPort}/from-map.html`));
+      }
+      res.writeHead(req.url === '/' || req.url === '/from-map.html' ? 200 : 404, { 'content-type': 'text/html' }).end(html());
+    });
+    const flakyPort = await listenLoopback(flaky);
+    try {
+      const site = `http://flaky.test:${flakyPort}/`;
+      expect((await beebot(['seeds', 'add', site, '--sitemaps', 'yes'], { db })).code).toBe(0);
+      const run = () => beebot(['crawl', '--delay', '0', '--concurrency', '1', '--resolve', `flaky.test:${flakyPort}:127.0.0.1`], { db });
+      const first = await run();
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toContain(`  site ${site}: ${site}sitemap.xml: HTTP 503 (read again by the next crawl)\n`);
+      const sitemaps = async () => (JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { sitemaps: unknown }[] }).sites[0]!.sitemaps;
+      expect(await sitemaps()).toEqual({ read_at: null, files: 0, pages: 0, problems: [`${site}sitemap.xml: HTTP 503 (read again by the next crawl)`] });
+      down = false;
+      const second = await run();
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout).toContain('sitemaps read for 1 site(s): 1 files, 1 pages of the sites, 1 new to the frontier\n');
+      expect(await sitemaps()).toEqual({ read_at: expect.stringMatching(/^\d{4}-/), files: 1, pages: 1, problems: [] });
+      expect(rows<{ status: string }>(db, `SELECT status FROM pages WHERE url LIKE '%from-map.html'`)).toEqual([{ status: 'done' }]);
+    } finally {
+      await new Promise((r) => flaky.close(r));
+    }
     }));
 });
 

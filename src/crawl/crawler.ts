@@ -92,9 +92,10 @@ export interface CrawlSummary {
   stopped: { site: string; why: string }[];
   /**
    * The sites whose sitemaps this run read: files read, the site's pages they listed, how many of
-   * those were new to the frontier, and the files that could not be read or are not sitemaps
+   * those were new to the frontier, the files that could not be read or are not sitemaps, and
+   * whether one failed for now (the next crawl reads the site's sitemaps again)
    */
-  sitemaps: { site: string; files: number; pages: number; queued: number; problems: readonly string[] }[];
+  sitemaps: { site: string; files: number; pages: number; queued: number; problems: readonly string[]; again: boolean }[];
 }
 
 /**
@@ -333,7 +334,7 @@ class CrawlRun {
       throw err;
     }
     const queued = this.writer.sitemapPages(site.id, found);
-    this.sitemapReads.push({ site: site.short ?? site.url, files: found.files, pages: found.pages.length, queued, problems: found.problems });
+    this.sitemapReads.push({ site: site.short ?? site.url, files: found.files, pages: found.pages.length, queued, problems: found.problems, again: found.again });
     site.sitemapsRead = new Date().toISOString();
     this.choice.scoreSite(site.id);
   }

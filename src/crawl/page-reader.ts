@@ -152,10 +152,10 @@ export class PageReader {
    * A site's sitemaps (sitemaps.ts): those its robots.txt names (when the crawl reads robots.txt)
    * and /sitemap.xml, each file within the page deadline and the host's politeness.
    */
-  async sitemaps(siteId: number, startUrl: string, signal: AbortSignal): Promise<{ pages: SitemapPage[]; files: number; problems: string[] }> {
+  async sitemaps(siteId: number, startUrl: string, signal: AbortSignal): Promise<{ pages: SitemapPage[]; files: number; problems: string[]; again: boolean }> {
     const named = this.robotsTxt ? await this.robotsTxt.sitemaps(new URL(startUrl).origin, signal) : [];
     const read = await readSitemaps(startUrl, named, (url) => this.file(url, signal));
-    return { pages: sitemapPages(read, this.scopes.get(siteId)!, this.o.settings, this.params.get(siteId)), files: read.files, problems: read.problems };
+    return { pages: sitemapPages(read, this.scopes.get(siteId)!, this.o.settings, this.params.get(siteId)), files: read.files, problems: read.problems, again: read.again };
   }
 
   private async file(url: string, signal: AbortSignal): Promise<HttpResponse> {

@@ -4,6 +4,7 @@ import type { SiteParamRules } from '../params/rules.js';
 import type { Settings } from '../store/settings.js';
 import type { SitemapPage } from '../store/sitemap-pages.js';
 import { FetchError, type HttpResponse } from './http.js';
+import { isTransient } from './transient.js';
 import { settleInternal } from './pull-result.js';
 
 /** Sitemap files asked for per site at most (an index and its sitemaps, found or not), and page URLs taken from them. */
@@ -18,6 +19,8 @@ export interface SitemapRead {
   files: number;
   /** files that could not be read or are not sitemaps, with why (a missing /sitemap.xml is not one) */
   problems: string[];
+  /** a file failed for now (network, timeout, 5xx, 429): the sitemaps are to be read again by a later crawl */
+  again: boolean;
 }
 
 /** One GET of a sitemap file through the crawl's politeness; a redirect is returned, not followed. */
@@ -35,17 +38,18 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
   const queue = [...new Set([...named.map((n) => httpUrl(n, startUrl)).filter((n): n is string => n !== null), fallback])];
   const asked = new Set(queue);
   const seen = new Set<string>();
-  const out: SitemapRead = { pages: [], files: 0, problems: [] };
+  const out: SitemapRead = { pages: [], files: 0, problems: [], again: false };
   // Files asked for, not only those read: an index of 50,000 missing sitemaps is 50 requests.
   for (let tried = 0; queue.length && tried < MAX_SITEMAP_FILES && out.pages.length < MAX_SITEMAP_PAGES; tried++) {
     const url = queue.shift()!;
     const body = await fetchFile(url, get);
-    if (typeof body === 'string') {
-      if (!(url === fallback && body.startsWith('HTTP 404'))) out.problems.push(problem(url, body));
+    if ('why' in body) {
+      if (body.forNow) out.again = true;
+      if (!(url === fallback && body.why === 'HTTP 404')) out.problems.push(problem(url, body.forNow ? `${body.why} (read again by the next crawl)` : body.why));
       continue;
     }
     out.files++;
-    const map = parseSitemap(body);
+    const map = parseSitemap(body.body);
     if (map.kind === 'error') {
       out.problems.push(problem(url, map.error));
       continue;
@@ -81,27 +85,31 @@ function httpUrl(s: string, base: string): string | null {
   }
 }
 
-/** A sitemap file's body, following at most 5 redirects; or why not (one line). */
-async function fetchFile(url: string, get: GetFile): Promise<Uint8Array | string> {
+/** Why a sitemap file was not read (one line), and whether that may pass (transient.ts: network, timeout, 5xx, 429). */
+type Unread = { why: string; forNow: boolean };
+const unread = (why: string, httpStatus: number | null = null): Unread => ({ why, forNow: isTransient({ status: 'error', httpStatus, error: why }) });
+
+/** A sitemap file's body, following at most 5 redirects; or why not. */
+async function fetchFile(url: string, get: GetFile): Promise<{ body: Uint8Array } | Unread> {
   let current = url;
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
     let res: HttpResponse;
     try {
       res = await get(current);
     } catch (err) {
-      if (err instanceof FetchError && err.reason !== 'aborted') return err.message;
+      if (err instanceof FetchError && err.reason !== 'aborted') return unread(err.message);
       throw err;
     }
     if (res.status >= 300 && res.status < 400 && res.location) {
       const next = httpUrl(res.location, current);
-      if (next === null) return `bad redirect to ${res.location.slice(0, 200)}`;
+      if (next === null) return unread(`bad redirect to ${res.location.slice(0, 200)}`);
       current = next;
       continue;
     }
-    if (res.status < 200 || res.status >= 300) return `HTTP ${res.status}`;
-    return res.body ?? new Uint8Array();
+    if (res.status < 200 || res.status >= 300) return unread(`HTTP ${res.status}`, res.status);
+    return { body: res.body ?? new Uint8Array() };
   }
-  return `more than ${MAX_HOPS} redirects`;
+  return unread(`more than ${MAX_HOPS} redirects`);
 }
 
 /**

@@ -33,15 +33,20 @@ export function sitemapStatements(db: Db) {
 }
 export type SitemapStatements = ReturnType<typeof sitemapStatements>;
 
-/** What reading a site's sitemaps gave (src/crawl/sitemaps.ts): its pages, the files read, the files that could not be. */
+/**
+ * What reading a site's sitemaps gave (src/crawl/sitemaps.ts): its pages, the files read, the
+ * files that could not be, and whether one of them failed for now (then they are not marked
+ * read: a later crawl reads them again).
+ */
 export interface SitemapFound {
   pages: readonly SitemapPage[];
   files: number;
   problems: readonly string[];
+  again: boolean;
 }
 
 /**
- * Store a site's sitemap pages and mark its sitemaps read, with the files read and the problems;
+ * Store a site's sitemap pages and mark its sitemaps read (unless a file failed for now), with the files read and the problems;
  * returns how many pages were new. Run it in a transaction.
  */
 export function storeSitemapPages(st: SitemapStatements, siteId: number, found: SitemapFound, at: string): number {
@@ -57,6 +62,6 @@ export function storeSitemapPages(st: SitemapStatements, siteId: number, found: 
     const row = { site: siteId, key: pg.key, dir, fp, url: pg.url, status: pg.hold?.status ?? 'queued', note: pg.hold?.note ?? null, at, sitemap: pg.sitemap };
     added += st.insert.run(row).changes;
   }
-  st.read.run(at, found.files, found.problems.length ? JSON.stringify(found.problems) : null, siteId);
+  st.read.run(found.again ? null : at, found.files, found.problems.length ? JSON.stringify(found.problems) : null, siteId);
   return added;
 }

@@ -41,10 +41,11 @@ export interface SiteStatus {
   /** Politeness per host of the site: delay in force, robots.txt, back-off. */
   politeness: HostPoliteness[];
   /**
-   * Its sitemaps, once read (null before): when, the files read, the site's pages that name a
-   * sitemap, and the files that could not be read or are not sitemaps, each as 'url: why'
+   * Its sitemaps, once read (null before): when (null: a file failed for now, the next crawl reads
+   * them again), the files read, the site's pages that name a sitemap, and the files that could
+   * not be read or are not sitemaps, each as 'url: why'
    */
-  sitemaps: { read_at: string; files: number; pages: number; problems: string[] } | null;
+  sitemaps: { read_at: string | null; files: number; pages: number; problems: string[] } | null;
 }
 
 export interface Status {
@@ -123,8 +124,9 @@ export function readStatus(db: Db): Status {
       harvest_rate: focused ? rate(relevant.get(s.id) ?? 0, s.pulls) : null,
       reward_sum: s.rewardSum,
       politeness: hosts.filter((h) => hostInSite(hostnameOf(h.host), rule)),
-      // read before beebot kept what they gave (no sitemap_files): unknown, so none
-      sitemaps: s.sitemapsRead === null || s.sitemapFiles === null ? null : {
+      // read before beebot kept what they gave (no sitemap_files): unknown, so none; read_at null:
+      // a file failed for now, and the next crawl reads them again
+      sitemaps: s.sitemapFiles === null ? null : {
         read_at: s.sitemapsRead, files: s.sitemapFiles, pages: fromSitemaps.get(s.id) ?? 0,
         problems: s.sitemapProblems === null ? [] : (JSON.parse(s.sitemapProblems) as string[]),
       },
