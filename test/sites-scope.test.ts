@@ -89,6 +89,8 @@ const urlset = (...locs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc><lastmod>2024-01-01</lastmod></url>`).join('\n')}</urlset>`;
 const sitemapIndex = (...locs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('')}</sitemapindex>`;
+/** A gzip sitemap that inflates to 40 MB of nothing (a valid, empty urlset). */
+const HEAVY = gzipSync(Buffer.from(`<urlset>${' '.repeat(40 * 1024 * 1024)}</urlset>`));
 
 describe('sitemap parsing (pure)', () => {
   const bytes = (s: string | Buffer) => new Uint8Array(Buffer.from(s));
@@ -125,7 +127,7 @@ describe('sitemap parsing (pure)', () => {
 const html = (...links: string[]) => `<html><body>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 let port = 0;
 let server: Awaited<ReturnType<typeof servePages>>;
-const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
+const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'heavy.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
 const crawl = (db: string, ...args: string[]) =>
   beebot(['crawl', '--delay', '0', '--concurrency', '1', '--budget', 'none', ...hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]), ...args], { db });
 /** Run `f` on a new database in a temporary directory, removed after. */
@@ -167,6 +169,10 @@ beforeAll(async () => {
     'sm.test/only-b.html': html(),
     'sm.test/only-root.html': html(),
     'sm.test/deep.html': html(),
+    // sitemaps that inflate to 40 MB each (of nothing): the site's sitemaps stop at 100 MB in all
+    'heavy.test/': html(),
+    'heavy.test/sitemap.xml': { type: 'application/xml', body: sitemapIndex(...[1, 2, 3, 4, 5].map((i) => `http://heavy.test:PORT/maps/${i}.xml.gz`)) },
+    ...Object.fromEntries([1, 2, 3, 4, 5].map((i) => [`heavy.test/maps/${i}.xml.gz`, { type: 'application/gzip', body: HEAVY }])),
     // an index of sitemaps that are all missing (a hostile or broken site): only so many are asked for
     'many.test/': html(),
     // a sitemap whose root element's name is a terminal escape (a window title, a colour)
@@ -196,7 +202,8 @@ beforeAll(async () => {
   const pages: Record<string, string | RawFile> = {};
   server = await servePages(pages);
   port = server.port;
-  const fill = (v: string | RawFile): string | RawFile => (typeof v === 'string' ? v.replaceAll('PORT', String(port)) : { ...v, body: String(v.body).replaceAll('PORT', String(port)) });
+  const fill = (v: string | RawFile): string | RawFile =>
+    typeof v === 'string' ? v.replaceAll('PORT', String(port)) : Buffer.isBuffer(v.body) ? v : { ...v, body: v.body.replaceAll('PORT', String(port)) };
   for (const [k, v] of Object.entries(site)) pages[k] = fill(v);
   pages['sm.test/maps/b.xml.gz'] = { type: 'application/gzip', body: gzipSync(urlset(`http://sm.test:${port}/only-b.html`)) };
 });
@@ -325,6 +332,21 @@ describe('a sitemap that fails for now', () => {
 });
 
 describe('sitemaps of a hostile site', () => {
+  it('sitemaps that inflate to 40 MB each stop at 100 MB in all: the crawl thread is not held for each of them', () =>
+    inTempDb(async (db) => {
+    expect((await beebot(['seeds', 'add', u('heavy.test'), '--sitemaps', 'yes'], { db })).code).toBe(0);
+    const before = server.requests.length;
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    // the index and three of the five: 40 + 40 MB read, the third cut at what is left
+    expect(server.requests.slice(before).filter((q) => q.startsWith('heavy.test/maps/'))).toHaveLength(3);
+    const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { sitemaps: { files: number; problems: string[] } }[] };
+    expect(status.sites[0]!.sitemaps).toMatchObject({
+      files: 4,
+      problems: [`http://heavy.test:${port}/maps/3.xml.gz: past what a site's sitemaps may take in all: not read`, "2 more sitemap file(s) not read: the site's sitemaps took 100 MB in all"],
+    });
+    }));
+
   it('an index of 120 missing sitemaps costs 50 requests in all, each a problem the summary and status name', () =>
     inTempDb(async (db) => {
     expect((await beebot(['seeds', 'add', u('many.test'), '--sitemaps', 'yes'], { db })).code).toBe(0);

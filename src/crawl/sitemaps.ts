@@ -1,4 +1,4 @@
-import { MAX_SITEMAP_URLS, parseSitemap } from '../markup/sitemap.js';
+import { MAX_SITEMAP_URLS, readSitemapFile } from '../markup/sitemap.js';
 import { classifyLink, type SiteScope } from '../page/classify.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { Settings } from '../store/settings.js';
@@ -9,6 +9,11 @@ import { settleInternal } from './pull-result.js';
 
 /** Sitemap files asked for per site at most (an index and its sitemaps, found or not), and page URLs taken from them. */
 export const MAX_SITEMAP_FILES = 50;
+/**
+ * Decoded bytes a site's sitemaps may take in all: inflating and parsing run on the crawl's
+ * thread (about 1 s per 50 MB here), and 50,000 URLs take a tenth of this.
+ */
+export const MAX_SITEMAP_SITE_BYTES = 100 * 1024 * 1024;
 export const MAX_SITEMAP_PAGES = MAX_SITEMAP_URLS;
 const MAX_HOPS = 5;
 
@@ -39,8 +44,9 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
   const asked = new Set(queue);
   const seen = new Set<string>();
   const out: SitemapRead = { pages: [], files: 0, problems: [], again: false };
+  let budget = MAX_SITEMAP_SITE_BYTES;
   // Files asked for, not only those read: an index of 50,000 missing sitemaps is 50 requests.
-  for (let tried = 0; queue.length && tried < MAX_SITEMAP_FILES && out.pages.length < MAX_SITEMAP_PAGES; tried++) {
+  for (let tried = 0; queue.length && tried < MAX_SITEMAP_FILES && out.pages.length < MAX_SITEMAP_PAGES && budget > 0; tried++) {
     const url = queue.shift()!;
     const body = await fetchFile(url, get);
     if ('why' in body) {
@@ -49,7 +55,8 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
       continue;
     }
     out.files++;
-    const map = parseSitemap(body.body);
+    const { map, decoded } = readSitemapFile(body.body, budget);
+    budget -= decoded;
     if (map.kind === 'error') {
       out.problems.push(problem(url, map.error));
       continue;
@@ -65,6 +72,7 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
       }
     }
   }
+  if (budget <= 0 && queue.length) out.problems.push(`${queue.length} more sitemap file(s) not read: the site's sitemaps took ${MAX_SITEMAP_SITE_BYTES / 1024 / 1024} MB in all`);
   return out;
 }
 

@@ -20,16 +20,33 @@ export type Sitemap =
  * whose root is anything else (an HTML error page) is not a sitemap.
  */
 export function parseSitemap(bytes: Uint8Array): Sitemap {
+  return readSitemapFile(bytes, MAX_SITEMAP_BYTES).map;
+}
+
+/**
+ * parseSitemap within `budget` decoded bytes (what is left of all a site's sitemaps may take:
+ * inflating and parsing run on the crawl's thread), and the bytes it decoded (its cost).
+ */
+export function readSitemapFile(bytes: Uint8Array, budget: number): { map: Sitemap; decoded: number } {
+  const limit = Math.min(budget, MAX_SITEMAP_BYTES);
+  const past = (decoded: number) => ({
+    map: { kind: 'error' as const, error: limit < MAX_SITEMAP_BYTES ? "past what a site's sitemaps may take in all: not read" : `inflates past ${MAX_SITEMAP_BYTES / 1024 / 1024} MB (the sitemaps.org limit)` },
+    decoded,
+  });
   let body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (body[0] === 0x1f && body[1] === 0x8b) {
     try {
-      body = gunzipSync(body, { maxOutputLength: MAX_SITEMAP_BYTES });
+      body = gunzipSync(body, { maxOutputLength: limit });
     } catch (err) {
       // a gzip bomb is no broken file: say what is wrong with it
-      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return { kind: 'error', error: `inflates past ${MAX_SITEMAP_BYTES / 1024 / 1024} MB (the sitemaps.org limit)` };
-      return { kind: 'error', error: `bad gzip: ${(err as Error).message}` };
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return past(limit);
+      return { map: { kind: 'error', error: `bad gzip: ${(err as Error).message}` }, decoded: 0 };
     }
-  }
+  } else if (body.length > limit) return past(0);
+  return { map: sitemapText(body), decoded: body.length };
+}
+
+function sitemapText(body: Buffer): Sitemap {
   // UTF-8 as sitemaps.org asks; UTF-16 only with its byte order mark, which says so unmistakably
   const utf16 = body[0] === 0xff && body[1] === 0xfe ? 'utf-16le' : body[0] === 0xfe && body[1] === 0xff ? 'utf-16be' : null;
   const text = utf16 ? new TextDecoder(utf16).decode(body) : body.toString('utf8').replace(/^\uFEFF/, '');
