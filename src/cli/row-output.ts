@@ -1,6 +1,7 @@
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { neutralizeFormula } from './formula-guard.js';
+import { screen } from '../markup/terminal-text.js';
 import { formatTable } from './table.js';
 
 export type RowMode = 'table' | 'tsv' | 'json';
@@ -13,15 +14,13 @@ export interface RowOutput {
 
 type Cell = string | number | null;
 
-// Terminal escape sequences in page-controlled text could rewrite the user's screen: show
-// control characters as '?' and cut long cells so a table stays readable.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// Page-controlled text is screened (terminal-text.ts), and long cells cut so a table stays readable.
 const MAX_CELL = 70;
 
 function screenCell(c: unknown): Cell {
   if (c === null || c === undefined) return null;
   if (typeof c === 'number') return c;
-  const s = String(c).replace(CONTROL, '?');
+  const s = screen(String(c));
   return s.length > MAX_CELL ? s.slice(0, MAX_CELL - 1) + '…' : s;
 }
 

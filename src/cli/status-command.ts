@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import type { HostPoliteness } from '../store/politeness.js';
 import { readStatus } from '../store/status.js';
 import { isTty, printJson, withReadDb } from './context.js';
-import { formatTable, screen } from './table.js';
+import { screen } from '../markup/terminal-text.js';
+import { formatTable } from './table.js';
 
 export function statusCommand(): Command {
   return new Command('status')

@@ -1,3 +1,5 @@
+import { screen } from '../markup/terminal-text.js';
+
 /**
  * Rows as aligned columns on a terminal, tab-separated lines when piped (for cut/awk). On a
  * terminal, `fit.width` (its columns) makes the widest text columns narrower until a line fits,
@@ -18,11 +20,6 @@ export function formatTable(header: string[], rows: (string | number | null)[][]
   return [line(header), ...cells.map(line)].join('\n') + '\n';
 }
 
-/**
- * Text as a terminal shows it safely: control characters (an escape sequence, a line break in a
- * site's name) as '?', so no cell rewrites the screen or breaks its row.
- */
-export const screen = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 
 /** Narrow the widest column above its floor, one character at a time, until the line fits. */
 function fitWidths(widths: number[], floor: number[], maxWidth: number): void {

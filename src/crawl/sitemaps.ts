@@ -1,4 +1,5 @@
 import { MAX_SITEMAP_URLS, readSitemapFile } from '../markup/sitemap.js';
+import { screen } from '../markup/terminal-text.js';
 import { classifyLink, type SiteScope } from '../page/classify.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { Settings } from '../store/settings.js';
@@ -82,7 +83,7 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
  * control characters (escape sequences) show as '?'.
  */
 const problem = (url: string, why: string) =>
-  ((url.length > 300 ? `${url.slice(0, 299)}…` : url) + `: ${why.slice(0, 200)}`).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  screen((url.length > 300 ? `${url.slice(0, 299)}…` : url) + `: ${why.slice(0, 200)}`);
 
 function httpUrl(s: string, base: string): string | null {
   try {
