@@ -258,7 +258,7 @@ describe('links delete', () => {
   it('works while a crawl runs: reads and deletes external links, refuses to delete pages', async () => {
     const file = newDb();
     await seedFixture(web, tmp.dir, file);
-    const run = beebot(['crawl', '--delay', '100', '--concurrency', '2', ...web.resolveArgs()], { db: file });
+    const run = beebot(['crawl', '--delay', '400', '--concurrency', '2', ...web.resolveArgs()], { db: file });
     let pulls = 0;
     const started = new Promise<void>((resolve) => {
       run.child.stderr!.on('data', (d: string | Buffer) => {
