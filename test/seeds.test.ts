@@ -232,7 +232,11 @@ describe('seeds export', () => {
     expect(readFileSync(join(tmp.dir, 'real', 'seeds.csv'), 'utf8')).toMatch(/^url,name,.*\r\nhttps:\/\/a\.example\/,/s);
 
     const fifo = join(tmp.dir, 'seeds.fifo');
-    execFileSync('mkfifo', [fifo]);
+    try {
+      execFileSync('mkfifo', [fifo]);
+    } catch (err) {
+      throw new Error(`this test needs coreutils' mkfifo and cat (README: what must come from the system): ${(err as Error).message}`);
+    }
     const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] });
     let got = '';
     reader.stdout.setEncoding('utf8').on('data', (d: string) => (got += d));

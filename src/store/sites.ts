@@ -1,5 +1,5 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
-import { nestedSites, sameBounds, siteRule, type Scope, type SiteRule } from '../url/scope.js';
+import { boundsKey, nestedSites, siteRule, type Scope, type SiteRule } from '../url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import type { SessionIds } from '../url/session-ids.js';
 import type { RewardMode } from '../bandit/reward.js';
@@ -99,7 +99,8 @@ export function getSite(db: Db, id: number): Site | undefined {
 
 /** The existing site a seed would duplicate (the same bounds: scope, host or domain, prefix), if any. */
 export function findDuplicate<T extends { url: string; rule: SiteRule }>(sites: readonly T[], rule: SiteRule): T | undefined {
-  return sites.find((s) => sameBounds(s.rule, rule));
+  const key = boundsKey(rule);
+  return sites.find((s) => boundsKey(s.rule) === key);
 }
 
 /** Insert seeds and their start pages (level 0) in one transaction; returns the new ids. */

@@ -65,12 +65,10 @@ export function specificity(rule: SiteRule): number {
   return rule.scope === 'domain' ? 0 : rule.scope === 'host' ? 1 : 2 + rule.path!.length;
 }
 
-/** Two rules that would be the same site: a seed for the second one is a duplicate. */
-export function sameBounds(a: SiteRule, b: SiteRule): boolean {
-  return a.scope === b.scope && a.identity === b.identity && a.path === b.path;
-}
-
-/** sameBounds as a key: two rules have the same bounds exactly when their keys are equal. */
+/**
+ * A rule's bounds as a key: two rules with equal keys would be the same site (a seed for the
+ * second one is a duplicate), and a seed file's rows are checked against a map of them.
+ */
 export function boundsKey(r: SiteRule): string {
   return JSON.stringify([r.scope, r.identity, r.path]);
 }
