@@ -127,7 +127,7 @@ describe('sitemap parsing (pure)', () => {
 const html = (...links: string[]) => `<html><body>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 let port = 0;
 let server: Awaited<ReturnType<typeof servePages>>;
-const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'heavy.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
+const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'slow.test', 'heavy.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
 const crawl = (db: string, ...args: string[]) =>
   beebot(['crawl', '--delay', '0', '--concurrency', '1', '--budget', 'none', ...hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]), ...args], { db });
 /** Run `f` on a new database in a temporary directory, removed after. */
@@ -178,6 +178,10 @@ beforeAll(async () => {
     // a sitemap whose root element's name is a terminal escape (a window title, a colour)
     'esc.test/': html(),
     'esc.test/sitemap.xml': { type: 'application/xml', body: '<\x1b]0;pwned\x07\x1b[31mx>hi</\x1b]0;pwned\x07\x1b[31mx>' },
+    // an index of sitemaps that each trickle a byte at a time, never ending
+    'slow.test/': html(),
+    'slow.test/sitemap.xml': { type: 'application/xml', body: sitemapIndex(...Array.from({ length: 20 }, (_, i) => `http://slow.test:PORT/maps/${i}.xml`)) },
+    ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`slow.test/maps/${i}.xml`, { type: 'application/xml', body: urlset('http://slow.test:PORT/x.html'), trickle: 100 }])),
     'many.test/sitemap.xml': { type: 'application/xml', body: sitemapIndex(...Array.from({ length: 120 }, (_, i) => `http://many.test:PORT/maps/${i}.xml`)) },
     'plain.test/': html('/p.html'),
     'plain.test/p.html': html(),
@@ -359,6 +363,29 @@ describe('sitemaps of a hostile site', () => {
     expect(r.stdout).toContain(`  site ${u('many.test')}: http://many.test:${port}/maps/2.xml: HTTP 404\n  site ${u('many.test')}: and 46 more (beebot status --json)\n`);
     const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { sitemaps: { problems: string[] } }[] };
     expect(status.sites[0]!.sitemaps.problems).toHaveLength(49);
+    }));
+});
+
+describe('sitemaps of a slow site', () => {
+  it("an index of sitemaps that trickle holds its site two page deadlines in all, not one per file; they are read again next crawl", () =>
+    inTempDb(async (db) => {
+    expect((await beebot(['seeds', 'add', u('slow.test'), '--sitemaps', 'yes'], { db })).code).toBe(0);
+    const before = server.requests.length;
+    expect((await beebot(['config', 'set', 'page-timeout', '600'], { db })).code).toBe(0);
+    const r = await crawl(db);
+    expect(r.code, r.stderr).toBe(0);
+    // the index, then files until 1.2 s are spent: each is cut at its own 600 ms deadline
+    const asked = server.requests.slice(before).filter((q) => q.startsWith('slow.test/maps/'));
+    expect(asked).toHaveLength(2);
+    const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { sitemaps: { read_at: string | null; problems: string[] } }[] };
+    expect(status.sites[0]!.sitemaps).toMatchObject({
+      read_at: null, // a file that timed out may answer next time
+      problems: [
+        `http://slow.test:${port}/maps/0.xml: page-timeout (read again by the next crawl)`,
+        `http://slow.test:${port}/maps/1.xml: page-timeout (read again by the next crawl)`,
+        "18 more sitemap file(s) not read: the site's sitemaps took longer than 1.2 s in all",
+      ],
+    });
     }));
 });
 

@@ -14,7 +14,7 @@ import { fetchPage, type FetchContext, type PageFetch, type Validators } from '.
 import type { HostGate } from './host-gate.js';
 import { createDispatcher, FetchError, httpGet, httpOptions, type HttpOptions, type HttpResponse } from './http.js';
 import { MAX_SITEMAP_BYTES } from '../markup/sitemap.js';
-import { readSitemaps, sitemapPages } from './sitemaps.js';
+import { readSitemaps, SITEMAP_SITE_DEADLINES, sitemapPages } from './sitemaps.js';
 import type { SitemapPage } from '../store/sitemap-pages.js';
 import { failed, htmlBody, toPullResult } from './pull-result.js';
 import { RobotsCache, type OriginRobots, type RobotsVerdict } from './robots-cache.js';
@@ -150,11 +150,13 @@ export class PageReader {
 
   /**
    * A site's sitemaps (sitemaps.ts): those its robots.txt names (when the crawl reads robots.txt)
-   * and /sitemap.xml, each file within the page deadline and the host's politeness.
+   * and /sitemap.xml, each file within the page deadline and the host's politeness, all of them
+   * within SITEMAP_SITE_DEADLINES page deadlines.
    */
   async sitemaps(siteId: number, startUrl: string, signal: AbortSignal): Promise<{ pages: SitemapPage[]; files: number; problems: string[]; again: boolean }> {
     const named = this.robotsTxt ? await this.robotsTxt.sitemaps(new URL(startUrl).origin, signal) : [];
-    const read = await readSitemaps(startUrl, named, (url) => this.file(url, signal));
+    const within = SITEMAP_SITE_DEADLINES * this.o.settings['page-timeout'];
+    const read = await readSitemaps(startUrl, named, (url) => this.file(url, signal), { within });
     return { pages: sitemapPages(read, this.scopes.get(siteId)!, this.o.settings, this.params.get(siteId)), files: read.files, problems: read.problems, again: read.again };
   }
 

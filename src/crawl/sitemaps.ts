@@ -16,6 +16,11 @@ export const MAX_SITEMAP_FILES = 50;
  */
 export const MAX_SITEMAP_SITE_BYTES = 100 * 1024 * 1024;
 export const MAX_SITEMAP_PAGES = MAX_SITEMAP_URLS;
+/**
+ * Page deadlines a site's sitemaps may take in all: the site is held while they are read, and
+ * an index of slow files (a server that trickles) would otherwise hold it MAX_SITEMAP_FILES deadlines.
+ */
+export const SITEMAP_SITE_DEADLINES = 2;
 const MAX_HOPS = 5;
 
 export interface SitemapRead {
@@ -38,7 +43,11 @@ export type GetFile = (url: string) => Promise<HttpResponse>;
  * (nested indexes too, within MAX_SITEMAP_FILES). Which of the URLs belong to the site is the
  * caller's business (the site's scope decides, as for any link).
  */
-export async function readSitemaps(startUrl: string, named: readonly string[], get: GetFile): Promise<SitemapRead> {
+export async function readSitemaps(
+  startUrl: string, named: readonly string[], get: GetFile, time: { within: number; now?: () => number },
+): Promise<SitemapRead> {
+  const now = time.now ?? (() => performance.now());
+  const until = now() + time.within;
   const fallback = new URL('/sitemap.xml', startUrl).href;
   // robots.txt's lines are the site's text: a relative or broken one is resolved or dropped
   const queue = [...new Set([...named.map((n) => httpUrl(n, startUrl)).filter((n): n is string => n !== null), fallback])];
@@ -47,7 +56,12 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
   const out: SitemapRead = { pages: [], files: 0, problems: [], again: false };
   let budget = MAX_SITEMAP_SITE_BYTES;
   // Files asked for, not only those read: an index of 50,000 missing sitemaps is 50 requests.
+  let late = false;
   for (let tried = 0; queue.length && tried < MAX_SITEMAP_FILES && out.pages.length < MAX_SITEMAP_PAGES && budget > 0; tried++) {
+    if (now() >= until) {
+      late = true;
+      break;
+    }
     const url = queue.shift()!;
     const body = await fetchFile(url, get);
     if ('why' in body) {
@@ -74,6 +88,8 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
     }
   }
   if (budget <= 0 && queue.length) out.problems.push(`${queue.length} more sitemap file(s) not read: the site's sitemaps took ${MAX_SITEMAP_SITE_BYTES / 1024 / 1024} MB in all`);
+  // Not read again by a later crawl: a server that slow would hold the site as long again.
+  else if (late) out.problems.push(`${queue.length} more sitemap file(s) not read: the site's sitemaps took longer than ${seconds(time.within)} in all`);
   return out;
 }
 
@@ -84,6 +100,8 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
  */
 const problem = (url: string, why: string) =>
   screen((url.length > 300 ? `${url.slice(0, 299)}…` : url) + `: ${why.slice(0, 200)}`);
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
 function httpUrl(s: string, base: string): string | null {
   try {

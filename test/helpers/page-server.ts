@@ -5,6 +5,8 @@ import { listenLoopback } from '../../fixtures/listen.js';
 export interface RawFile {
   type: string;
   body: string | Buffer;
+  /** sent a byte every this many ms, never ending (a hostile server that trickles) */
+  trickle?: number;
 }
 
 /**
@@ -23,6 +25,13 @@ export async function servePages(
     requests.push(host + (req.url ?? '/'));
     const page = pages[host + path] ?? pages[path];
     if (page === undefined) return void res.writeHead(404).end();
+    if (typeof page !== 'string' && page.trickle) {
+      res.writeHead(200, { 'content-type': page.type });
+      const body = Buffer.from(page.body);
+      let at = 0;
+      const timer = setInterval(() => res.write(body.subarray(at % body.length, (at++ % body.length) + 1)), page.trickle);
+      return void res.on('close', () => clearInterval(timer));
+    }
     if (typeof page !== 'string') return void res.writeHead(200, { 'content-type': page.type }).end(page.body);
     res.writeHead(200, { 'content-type': 'text/html' }).end(wrap(page));
   });
