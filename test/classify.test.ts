@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLink, type SiteScope } from '../src/page/classify.js';
+import { BAD_RAW_CHARS, classifyLink, MAX_LINK_CHARS, type SiteScope } from '../src/page/classify.js';
 import { siteIdentity, siteRule, type Scope } from '../src/url/scope.js';
 
 const site = (host: string, scope: Scope = 'host', mode: SiteScope['mode'] = 'standard'): SiteScope => ({
@@ -116,5 +116,22 @@ describe('classifyLink: bad links', () => {
     ['skype:someone?call', 'unsupported-scheme'],
   ])('%j → %s', (href, reason) => {
     expect(classifyLink(href, 'https://spbu.ru/', s)).toEqual({ kind: 'bad', raw: href, reason });
+  });
+
+  it('a URL longer than 8,192 characters is too-long, also when percent-encoding makes it so; the stored text of a bad link is cut at 2,048', () => {
+    const at = (n: number) => `https://spbu.ru/${'a'.repeat(n - 16)}`;
+    expect(at(MAX_LINK_CHARS)).toHaveLength(MAX_LINK_CHARS);
+    expect(classifyLink(at(MAX_LINK_CHARS), 'https://spbu.ru/', s).kind).toBe('internal');
+    expect(classifyLink(at(MAX_LINK_CHARS + 1), 'https://spbu.ru/', s)).toMatchObject({ kind: 'bad', reason: 'too-long' });
+    expect(classifyLink(`https://other.example/${'a'.repeat(MAX_LINK_CHARS)}`, 'https://spbu.ru/', s)).toEqual({
+      kind: 'bad', raw: `https://other.example/${'a'.repeat(BAD_RAW_CHARS - 22)}…`, reason: 'too-long',
+    });
+    const cyrillic = `/${'я'.repeat(1500)}`; // 1,501 characters, 9,001 once percent-encoded
+    expect(classifyLink(cyrillic, 'https://spbu.ru/', s)).toEqual({ kind: 'bad', raw: cyrillic, reason: 'too-long' });
+    const uri = `data:image/png;base64,${'A'.repeat(300_000)}`;
+    expect(classifyLink(uri, 'https://spbu.ru/', s)).toEqual({ kind: 'bad', raw: `${uri.slice(0, BAD_RAW_CHARS)}…`, reason: 'data' });
+    // not half of a character outside the BMP
+    const emoji = `mailto:${'x'.repeat(BAD_RAW_CHARS - 8)}${'😀'.repeat(10)}`;
+    expect((classifyLink(emoji, 'https://spbu.ru/', s) as { raw: string }).raw).toBe(`${emoji.slice(0, BAD_RAW_CHARS - 1)}…`);
   });
 });
