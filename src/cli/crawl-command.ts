@@ -41,7 +41,7 @@ interface CrawlFlags {
 
 export function crawlCommand(): Command {
   return new Command('crawl')
-    .description('crawl the sites breadth-first until the budget is spent or every site is exhausted; Ctrl-C stops, a rerun resumes')
+    .description('crawl the sites, the pages predicted to bring the most new external links first (--order bfs: breadth-first), until the budget is spent or every site is exhausted; Ctrl-C stops, a rerun resumes')
     .option('--budget <pages>', "total pages for this database, saved ('none' = until every site is exhausted)")
     .addOption(new Option('--policy <name>', `site scheduler, saved (default ${defaults.policy} with --order value, ${BANDIT_DEFAULT} with any other order)`).choices([...policyNames]))
     .addOption(new Option('--order <order>', `inside a site: bfs (breadth-first) or best-first (the page of highest predicted yield first, learned from the crawl); value (each link's predicted new external URLs, for --policy pages); plain, shark-search and otie are the focused-crawling article's baselines, for comparison; saved (default ${defaults.order})`).choices([...ORDERS]))
