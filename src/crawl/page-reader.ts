@@ -156,7 +156,7 @@ export class PageReader {
   async sitemaps(siteId: number, startUrl: string, signal: AbortSignal): Promise<{ pages: SitemapPage[]; files: number; problems: string[]; again: boolean }> {
     const named = this.robotsTxt ? await this.robotsTxt.sitemaps(new URL(startUrl).origin, signal) : [];
     const within = SITEMAP_SITE_DEADLINES * this.o.settings['page-timeout'];
-    const read = await readSitemaps(startUrl, named, (url) => this.file(url, signal), { within });
+    const read = await readSitemaps(startUrl, named, (url) => this.file(url, signal), within);
     return { pages: sitemapPages(read, this.scopes.get(siteId)!, this.o.settings, this.params.get(siteId)), files: read.files, problems: read.problems, again: read.again };
   }
 

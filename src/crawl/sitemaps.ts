@@ -43,11 +43,8 @@ export type GetFile = (url: string) => Promise<HttpResponse>;
  * (nested indexes too, within MAX_SITEMAP_FILES). Which of the URLs belong to the site is the
  * caller's business (the site's scope decides, as for any link).
  */
-export async function readSitemaps(
-  startUrl: string, named: readonly string[], get: GetFile, time: { within: number; now?: () => number },
-): Promise<SitemapRead> {
-  const now = time.now ?? (() => performance.now());
-  const until = now() + time.within;
+export async function readSitemaps(startUrl: string, named: readonly string[], get: GetFile, within: number): Promise<SitemapRead> {
+  const until = performance.now() + within;
   const fallback = new URL('/sitemap.xml', startUrl).href;
   // robots.txt's lines are the site's text: a relative or broken one is resolved or dropped
   const queue = [...new Set([...named.map((n) => httpUrl(n, startUrl)).filter((n): n is string => n !== null), fallback])];
@@ -58,7 +55,7 @@ export async function readSitemaps(
   // Files asked for, not only those read: an index of 50,000 missing sitemaps is 50 requests.
   let late = false;
   for (let tried = 0; queue.length && tried < MAX_SITEMAP_FILES && out.pages.length < MAX_SITEMAP_PAGES && budget > 0; tried++) {
-    if (now() >= until) {
+    if (performance.now() >= until) {
       late = true;
       break;
     }
@@ -88,8 +85,8 @@ export async function readSitemaps(
     }
   }
   if (budget <= 0 && queue.length) out.problems.push(`${queue.length} more sitemap file(s) not read: the site's sitemaps took ${MAX_SITEMAP_SITE_BYTES / 1024 / 1024} MB in all`);
-  // Not read again by a later crawl: a server that slow would hold the site as long again.
-  else if (late) out.problems.push(`${queue.length} more sitemap file(s) not read: the site's sitemaps took longer than ${seconds(time.within)} in all`);
+  // Being late is no reason to read them again next crawl: a server that slow would hold the site as long again.
+  else if (late) out.problems.push(`${queue.length} more sitemap file(s) not read: the site's sitemaps took longer than ${seconds(within)} in all`);
   return out;
 }
 
