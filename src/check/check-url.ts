@@ -1,5 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import type { HostGate } from '../crawl/host-gate.js';
+import { PageDeadline } from '../crawl/page-deadline.js';
 import type { HttpOptions } from '../crawl/http.js';
 import type { UrlCheck } from '../store/url-checks.js';
 
@@ -29,16 +30,23 @@ async function follow(method: 'HEAD' | 'GET', url: string, d: Dispatcher, http: 
     try {
       const host = new URL(current).host;
       ({ status, location } = await gate.run(host, signal, async () => {
-        const res = await request(current, {
-          dispatcher: d,
-          method,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(http.headersTimeout + http.connectTimeout)]),
-          headers: { 'user-agent': http.userAgent, accept: '*/*' },
-        });
-        // Only the status matters: never read a body.
-        await res.body.dump().catch(() => undefined);
-        const loc = res.headers.location;
-        return { status: res.statusCode, location: Array.isArray(loc) ? (loc[0] ?? null) : (loc ?? null) };
+        // A deadline that holds (see page-deadline.ts): a body trickling a byte at a time keeps
+        // undici's body timeout from firing, and an AbortSignal.timeout() can be collected unfired.
+        const deadline = new PageDeadline(http.headersTimeout + http.connectTimeout, () => 0);
+        try {
+          const res = await request(current, {
+            dispatcher: d,
+            method,
+            signal: AbortSignal.any([signal, deadline.signal]),
+            headers: { 'user-agent': http.userAgent, accept: '*/*' },
+          });
+          // Only the status matters: never read a body.
+          await res.body.dump().catch(() => undefined);
+          const loc = res.headers.location;
+          return { status: res.statusCode, location: Array.isArray(loc) ? (loc[0] ?? null) : (loc ?? null) };
+        } finally {
+          deadline.clear();
+        }
       }));
     } catch (err) {
       if (signal.aborted) throw err;
