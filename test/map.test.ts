@@ -184,6 +184,13 @@ describe('map files', () => {
     }
   });
 
+  it("writes a page title's control characters and lone surrogates as U+FFFD: no NUL, escape or bell byte in the HTML", () => {
+    const g: PageGraph = { start: 1, nodes: [node(1, { title: 'a\x00b\x1b[31mc\x07d\x08e\x7ff\x85g\ud800h\tI' })], edges: [] };
+    const html = mapHtml(buildSiteMap(g), o);
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]|[\ud800-\udfff]/);
+    expect(html).toContain('a\ufffdb\ufffd[31mc\ufffdd\ufffde\ufffdf\ufffdg\ufffdh\tI');
+  });
+
   it("keeps a page title's bidi override inside the title: the URL beside it reads left to right in Chromium", async () => {
     const tmp = tempDir();
     try {
