@@ -265,6 +265,35 @@ describe('beebot check', () => {
     }
   }, 30_000);
 
+  it("spends at most page-timeout on one outside URL, its redirects and the GET after HEAD included", async () => {
+    // Every hop answers after 700 ms, well inside the headers timeout, with a redirect to the next:
+    // eleven hops for HEAD and eleven for GET would hold the URL 15 s.
+    const server = createServer((req, res) => {
+      if ((req.headers.host ?? '').startsWith('site.test')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<a href="http://slow.test:${port}/hop/0">slow</a>`);
+      const n = Number(/\/hop\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+      const timer = setTimeout(() => res.writeHead(302, { location: `/hop/${n + 1}` }).end(), 700);
+      res.on('close', () => clearTimeout(timer));
+    });
+    const port = await listenLoopback(server);
+    try {
+      const file = join(tmp.dir, 'hops.db');
+      const resolve = ['site.test', 'slow.test'].flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]);
+      for (const args of [['seeds', 'add', `http://site.test:${port}/`], ['config', 'set', 'page-timeout', '3000'], ['crawl', '--delay', '0', ...resolve]]) {
+        const r = await beebot(args, { db: file });
+        expect(r.code, r.stderr).toBe(0);
+      }
+      const started = Date.now();
+      const r = await beebot(['check', '1', '--json', '--delay', '0', ...resolve], { db: file });
+      const took = Date.now() - started;
+      expect(r.code, r.stderr).toBe(1);
+      expect((JSON.parse(r.stdout) as Row[]).map((x) => [x.kind, x.error])).toEqual([['external', 'timeout: no answer within 3 s']]);
+      expect(took).toBeLessThan(8_000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(() => r(undefined)));
+    }
+  }, 30_000);
+
   it('refuses bad arguments with one line and exit 2', async () => {
     for (const args of [['check', 'ms', 'out.txt'], ['check', 'ms', '--max', 'x'], ['check', 'nope'], ['check', 'ms', 'x.csv', '--json']]) {
       const r = await beebot(args, { db });
