@@ -143,7 +143,9 @@ describe('status on a terminal', () => {
     // piped, the text stays the site's own (TSV cells lose only tabs and line breaks), as --json keeps it
     expect(JSON.parse((await beebot(['status', '--json'], { db })).stdout).sites[0].short).toBe(short);
   });
+});
 
+describe('links on a terminal', () => {
   it("a page's bidi controls (U+202E never closed) show as '?' in a terminal's table: they would reorder the row in a bidi terminal", async () => {
     const db = newDb();
     expect((await beebot(['seeds', 'add', `http://bidi.test:${site.port}/`], { db })).code).toBe(0);
