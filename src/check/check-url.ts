@@ -49,8 +49,11 @@ async function follow(
             signal: AbortSignal.any([signal, deadline.signal]),
             headers: { 'user-agent': http.userAgent, accept: '*/*' },
           });
-          // Only the status matters: never read a body.
-          await res.body.dump().catch(() => undefined);
+          // Only the status matters: never read a body. A GET's is dropped at once (closing the
+          // connection when more is coming): a body trickling a byte at a time would hold the URL
+          // until its deadline, each byte restarting undici's body timeout.
+          if (method === 'GET') res.body.on('error', () => undefined).destroy();
+          else await res.body.dump().catch(() => undefined);
           const loc = res.headers.location;
           return { status: res.statusCode, location: Array.isArray(loc) ? (loc[0] ?? null) : (loc ?? null) };
         } catch (err) {
