@@ -40,6 +40,8 @@ beforeAll(async () => {
     '/a': `<a href="http://gone-a.test:${closedPort}/x">out</a> <a href="/c">c</a>`,
     '/b': `<a href="http://gone-b.test:${closedPort}/">out</a>`,
     '/c': 'the end',
+    // a page whose anchor texts hold bidi controls (the right-to-left override never closed)
+    'bidi.test/': '<a href="http://out.test/x">\u202Egnp.exe</a> <a href="http://out.test/y">a\u2066b\u200Fc\u061Cd\u202Ae</a>',
   });
 });
 afterAll(async () => {
@@ -140,5 +142,20 @@ describe('status on a terminal', () => {
     expect(list).toMatch(/^ *1 +ev\?]0;title\?il\?next .* N\?\[31m\n/m);
     // piped, the text stays the site's own (TSV cells lose only tabs and line breaks), as --json keeps it
     expect(JSON.parse((await beebot(['status', '--json'], { db })).stdout).sites[0].short).toBe(short);
+  });
+});
+
+describe('links on a terminal', () => {
+  it("a page's bidi controls (U+202E never closed) show as '?' in a terminal's table: they would reorder the row in a bidi terminal", async () => {
+    const db = newDb();
+    expect((await beebot(['seeds', 'add', `http://bidi.test:${site.port}/`], { db })).code).toBe(0);
+    expect((await beebot(['crawl', '--delay', '0', '--resolve', `bidi.test:${site.port}:127.0.0.1`], { db })).code).toBe(0);
+    const links = await onTerminal(250, ['--db', db, 'links', 'external']);
+    expect(links).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(links).toMatch(/ \?gnp\.exe /);
+    expect(links).toMatch(/ a\?b\?c\?d\?e /);
+    // --json keeps the page's text
+    const json = JSON.parse((await beebot(['links', 'external', '--json'], { db })).stdout) as { anchor_text: string }[];
+    expect(json.map((l) => l.anchor_text)).toEqual(['\u202Egnp.exe', 'a\u2066b\u200Fc\u061Cd\u202Ae']);
   });
 });

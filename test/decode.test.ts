@@ -141,6 +141,16 @@ describe('decodeHtml', () => {
     expect(decodeHtml(utf16, 'text/html; charset=koi8-r')).toEqual({ text: html, encoding: 'utf-16le', source: 'bom' });
   });
 
+  it('decodes a lone surrogate in UTF-16 as one U+FFFD, as the WHATWG decoder does (not a string that is not Unicode)', () => {
+    const units = (text: string) => Buffer.from(text, 'utf16le');
+    for (const [bom, encoding] of [[[0xff, 0xfe], 'utf-16le'], [[0xfe, 0xff], 'utf-16be']] as const) {
+      let body = Buffer.concat([units('<title>a'), Buffer.from([0x00, 0xd8]), units('b'), Buffer.from([0x00, 0xdc]), units('c\ud83d\ude00</title>')]);
+      if (encoding === 'utf-16be') body = Buffer.from(body).swap16();
+      const { text } = decodeHtml(Buffer.concat([Buffer.from(bom), body]), 'text/html');
+      expect(text, encoding).toBe('<title>a\ufffdb\ufffdc\ud83d\ude00</title>');
+    }
+  });
+
   it('HTTP charset wins over <meta>', () => {
     const html = page(RUSSIAN, '<meta charset="koi8-r">');
     const decoded = decodeHtml(encode(html, 'windows1251'), 'text/html; charset=windows-1251');

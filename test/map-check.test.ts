@@ -2,10 +2,12 @@
 // and response headers, then `map` draws it (XML validated with xmllint-wasm, P1–P4 checked on the
 // stored graph) and `check` reports its invalid links and invalid external URLs.
 import Database from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLoopback } from '../fixtures/listen.js';
 import { mapSchemaErrors } from './helpers/map-schema.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { startMapSite, OUTSIDE, SITE, type MapSite } from './helpers/map-site.js';
@@ -222,6 +224,76 @@ describe('beebot check', () => {
     expect(page).toContain(`http://${SITE}:${site.port}/missing2`);
     expect(page).not.toMatch(/<(script|link|img)\b/);
   });
+
+  it('checks an outside URL whose body trickles forever by its status, without waiting for the body, even when the garbage collector runs', async () => {
+    // HEAD refused, then GET answers 200 and sends a byte every 100 ms, never ending: each byte
+    // restarts undici's body timeout, so only the check's own deadline ends the request.
+    const server = createServer((req, res) => {
+      if ((req.headers.host ?? '').startsWith('site.test')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<a href="http://slow.test:${port}/x">slow</a>`);
+      if (req.method === 'HEAD') return void res.writeHead(405).end();
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const timer = setInterval(() => res.write('a'), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const port = await listenLoopback(server);
+    try {
+      const file = join(tmp.dir, 'slow.db');
+      const resolve = ['site.test', 'slow.test'].flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]);
+      for (const args of [['seeds', 'add', `http://site.test:${port}/`], ['crawl', '--delay', '0', ...resolve]]) {
+        const r = await beebot(args, { db: file });
+        expect(r.code, r.stderr).toBe(0);
+      }
+      // A garbage collection every 50 ms: a deadline that can be collected before it fires is lost.
+      const gc = join(tmp.dir, 'gc.cjs');
+      writeFileSync(gc, 'setInterval(() => globalThis.gc(), 50).unref();\n');
+      const started = Date.now();
+      const run = beebot(['check', '1', '--json', '--delay', '0', ...resolve], {
+        db: file, env: { NODE_OPTIONS: `--expose-gc --require ${gc}` },
+      });
+      const killer = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
+      const r = await run;
+      clearTimeout(killer);
+      // The answer's status counts, the body is never waited for (the request's deadline at the
+      // default timeouts would be 25 s).
+      expect(r.signal, 'still waiting after 20 s').toBeNull();
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([]);
+      expect(r.stderr).toMatch(/0 of 1 external URLs invalid \(1 checked now, 0 cached\)/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(() => r(undefined)));
+    }
+  }, 30_000);
+
+  it("spends at most page-timeout on one outside URL, its redirects and the GET after HEAD included", async () => {
+    // Every hop answers after 700 ms, well inside the headers timeout, with a redirect to the next:
+    // eleven hops for HEAD and eleven for GET would hold the URL 15 s.
+    const server = createServer((req, res) => {
+      if ((req.headers.host ?? '').startsWith('site.test')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<a href="http://slow.test:${port}/hop/0">slow</a>`);
+      const n = Number(/\/hop\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+      const timer = setTimeout(() => res.writeHead(302, { location: `/hop/${n + 1}` }).end(), 700);
+      res.on('close', () => clearTimeout(timer));
+    });
+    const port = await listenLoopback(server);
+    try {
+      const file = join(tmp.dir, 'hops.db');
+      const resolve = ['site.test', 'slow.test'].flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]);
+      for (const args of [['seeds', 'add', `http://site.test:${port}/`], ['config', 'set', 'page-timeout', '3000'], ['crawl', '--delay', '0', ...resolve]]) {
+        const r = await beebot(args, { db: file });
+        expect(r.code, r.stderr).toBe(0);
+      }
+      const started = Date.now();
+      const r = await beebot(['check', '1', '--json', '--delay', '0', ...resolve], { db: file });
+      const took = Date.now() - started;
+      expect(r.code, r.stderr).toBe(1);
+      expect((JSON.parse(r.stdout) as Row[]).map((x) => [x.kind, x.error])).toEqual([['external', 'timeout: no answer within 3 s']]);
+      expect(took).toBeLessThan(8_000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(() => r(undefined)));
+    }
+  }, 30_000);
 
   it('refuses bad arguments with one line and exit 2', async () => {
     for (const args of [['check', 'ms', 'out.txt'], ['check', 'ms', '--max', 'x'], ['check', 'nope'], ['check', 'ms', 'x.csv', '--json']]) {

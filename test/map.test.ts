@@ -184,6 +184,33 @@ describe('map files', () => {
     }
   });
 
+  it("writes a page title's control characters and lone surrogates as U+FFFD: no NUL, escape or bell byte in the HTML", () => {
+    const g: PageGraph = { start: 1, nodes: [node(1, { title: 'a\x00b\x1b[31mc\x07d\x08e\x7ff\x85g\ud800h\tI' })], edges: [] };
+    const html = mapHtml(buildSiteMap(g), o);
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]|[\ud800-\udfff]/);
+    expect(html).toContain('a\ufffdb\ufffd[31mc\ufffdd\ufffde\ufffdf\ufffdg\ufffdh\tI');
+  });
+
+  it("keeps a page title's bidi override inside the title: the URL beside it reads left to right in Chromium", async () => {
+    const tmp = tempDir();
+    try {
+      // U+202E (right-to-left override) never closed: unless the title is isolated, it reverses
+      // everything after it on the line, so the link's URL would show as '/b/tset.s//:ptth'.
+      const g: PageGraph = { start: 1, nodes: [node(1, { title: 'gnp.\u202Eexe' }), node(2, { title: '\u202Dx\u202Ey' })], edges: E([[1, 2]]) };
+      const file = join(tmp.dir, 'map.html');
+      writeFileSync(file, mapHtml(buildSiteMap(g), o));
+      // For each summary link: is its URL's first character left of its second?
+      const probe = `[...document.querySelectorAll('summary a')].map((a) => {
+        const at = (i) => { const r = document.createRange(); r.setStart(a.firstChild, i); r.setEnd(a.firstChild, i + 1); return r.getBoundingClientRect().left; };
+        return at(0) < at(1);
+      })`;
+      const r = await renderFile(file, probe);
+      expect(r.probed, r.browser).toEqual([true, true]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   it('writes one self-contained HTML page that Chromium draws: the tree, the facts, the charts', async () => {
     const tmp = tempDir();
     try {

@@ -34,6 +34,13 @@ describe('progressLines', () => {
     expect(b).toMatch(/^sites 12 crawling.*https:\/\/www\.spbu\.ru\/.*….*query$/);
   });
 
+  it("shows a server's control characters (a C1 CSI from a Location header in the error, an escape in a short name) as '?'", () => {
+    // what a redirect to 'http://[\x9b31m' (bytes read as latin1) leaves as the page's error
+    const [, b] = progressLines({ ...state, who: 'ev\x1b]0;t\x07', what: 'error: bad-redirect: http://[\u009b31m\u202e' }, 200);
+    expect(b).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    expect(b).toBe(`sites 12 crawling, 5 exhausted, 3 n/a | ev?]0;t? L4 error: bad-redirect: http://[?31m? ${state.url}`);
+  });
+
   it('without a budget or a rate yet', () => {
     const [a] = progressLines({ ...state, budget: null, rate: null }, 200);
     expect(a).toBe('672 pages (no budget)  - pages/s  external: 1234 URLs, 321 hosts');

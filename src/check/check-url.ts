@@ -1,5 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import type { HostGate } from '../crawl/host-gate.js';
+import { PageDeadline } from '../crawl/page-deadline.js';
 import type { HttpOptions } from '../crawl/http.js';
 import type { UrlCheck } from '../store/url-checks.js';
 
@@ -12,36 +13,60 @@ export const isBroken = (c: { status: number | null; error: string | null }): bo
 /**
  * Check one URL: HEAD, following redirects; when HEAD fails, or the server refuses it (405, 501,
  * and some answer HEAD with 4xx/5xx while GET works), GET once more and keep that answer. Every
- * request waits its turn at the host's gate (one at a time per host, the crawl's delay).
+ * request waits its turn at the host's gate (one at a time per host, the crawl's delay). The
+ * requests of one URL, redirects and the GET included, share `budgetMs` (the crawl's page-timeout):
+ * ten redirects each answered just inside the headers timeout would otherwise hold it minutes.
+ * The wait at the gate is not counted: it is other URLs' time.
  */
-export async function checkUrl(url: string, d: Dispatcher, http: HttpOptions, gate: HostGate, signal: AbortSignal): Promise<UrlCheck> {
-  const head = await follow('HEAD', url, d, http, gate, signal);
-  if (!isBroken(head)) return head;
+export async function checkUrl(url: string, d: Dispatcher, http: HttpOptions, gate: HostGate, signal: AbortSignal, budgetMs: number): Promise<UrlCheck> {
+  const budget = { ms: budgetMs, left: budgetMs };
+  const head = await follow('HEAD', url, d, http, gate, signal, budget);
+  if (!isBroken(head) || budget.left <= 0) return head;
   // What a browser would get is the answer that counts.
-  return follow('GET', url, d, http, gate, signal);
+  return follow('GET', url, d, http, gate, signal, budget);
 }
 
-async function follow(method: 'HEAD' | 'GET', url: string, d: Dispatcher, http: HttpOptions, gate: HostGate, signal: AbortSignal): Promise<UrlCheck> {
+async function follow(
+  method: 'HEAD' | 'GET', url: string, d: Dispatcher, http: HttpOptions, gate: HostGate, signal: AbortSignal, budget: { ms: number; left: number },
+): Promise<UrlCheck> {
   let current = url;
   for (let hop = 0; ; hop++) {
     let status: number;
     let location: string | null = null;
     try {
+      if (budget.left <= 0) throw new TimedOut(budget.ms);
       const host = new URL(current).host;
       ({ status, location } = await gate.run(host, signal, async () => {
-        const res = await request(current, {
-          dispatcher: d,
-          method,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(http.headersTimeout + http.connectTimeout)]),
-          headers: { 'user-agent': http.userAgent, accept: '*/*' },
-        });
-        // Only the status matters: never read a body.
-        await res.body.dump().catch(() => undefined);
-        const loc = res.headers.location;
-        return { status: res.statusCode, location: Array.isArray(loc) ? (loc[0] ?? null) : (loc ?? null) };
+        // A deadline that holds (see page-deadline.ts): a body trickling a byte at a time keeps
+        // undici's body timeout from firing, and an AbortSignal.timeout() can be collected unfired.
+        const ms = Math.min(http.headersTimeout + http.connectTimeout, budget.left);
+        const deadline = new PageDeadline(ms, () => 0);
+        const started = Date.now();
+        try {
+          const res = await request(current, {
+            dispatcher: d,
+            method,
+            signal: AbortSignal.any([signal, deadline.signal]),
+            headers: { 'user-agent': http.userAgent, accept: '*/*' },
+          });
+          // Only the status matters: never read a body. A GET's is dropped at once (closing the
+          // connection when more is coming): a body trickling a byte at a time would hold the URL
+          // until its deadline, each byte restarting undici's body timeout.
+          if (method === 'GET') res.body.on('error', () => undefined).destroy();
+          else await res.body.dump().catch(() => undefined);
+          const loc = res.headers.location;
+          return { status: res.statusCode, location: Array.isArray(loc) ? (loc[0] ?? null) : (loc ?? null) };
+        } catch (err) {
+          if (deadline.signal.aborted) throw new TimedOut(ms < budget.left ? ms : budget.ms);
+          throw err;
+        } finally {
+          deadline.clear();
+          budget.left -= Date.now() - started;
+        }
       }));
     } catch (err) {
       if (signal.aborted) throw err;
+      if (err instanceof TimedOut) return { url, method, status: null, finalUrl: current, error: `timeout: no answer within ${err.ms / 1000} s` };
       const e = err as { code?: string; cause?: { code?: string }; message?: string };
       return { url, method, status: null, finalUrl: current, error: e.code ?? e.cause?.code ?? e.message ?? String(err) };
     }
@@ -52,5 +77,12 @@ async function follow(method: 'HEAD' | 'GET', url: string, d: Dispatcher, http: 
     } catch {
       return { url, method, status, finalUrl: current, error: `bad-redirect: ${location.slice(0, 200)}` };
     }
+  }
+}
+
+/** A request's deadline passed, or the URL's whole time (page-timeout): `ms`, the one that did. */
+class TimedOut extends Error {
+  constructor(readonly ms: number) {
+    super('timeout');
   }
 }

@@ -76,7 +76,7 @@ export function checkCommand(): Command {
             externals,
             cachedChecks(db, externals.map((e) => e.key)),
             { max, recheck: flags.recheck ?? false, concurrency },
-            (url) => checkUrl(url, dispatcher, http, gate, signal),
+            (url) => checkUrl(url, dispatcher, http, gate, signal, s['page-timeout']),
             (c) => saveCheck(db, c),
           );
           const rows = checkRows(internal, ext.results);

@@ -1,4 +1,5 @@
 import type { PullEvent, SiteCounts } from '../crawl/crawler.js';
+import { screen } from '../markup/terminal-text.js';
 
 /** What the live display shows; plain data, so the layout is a pure function (tested directly). */
 export interface ProgressState {
@@ -33,7 +34,8 @@ export function progressLines(p: ProgressState, width: number): [string, string]
   parts.push(`external: ${p.distinctUrls} URLs, ${p.distinctHosts} hosts`);
   const line1 = fit(parts.join('  '), width);
   const s = p.sites;
-  const head = `sites ${s.crawling} crawling, ${s.exhausted} exhausted, ${s.capped ? `${s.capped} capped, ` : ''}${s.unavailable} n/a | ${p.who} L${p.level} ${p.what} `;
+  // The site's name and the page's error are others' text (a server's Location header): screened.
+  const head = `sites ${s.crawling} crawling, ${s.exhausted} exhausted, ${s.capped ? `${s.capped} capped, ` : ''}${s.unavailable} n/a | ${screen(p.who)} L${p.level} ${screen(p.what)} `;
   const room = width - head.length;
   const line2 = room >= 12 ? head + shorten(p.url, room) : fit(head.trimEnd(), width);
   return [line1, line2];

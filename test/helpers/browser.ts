@@ -60,10 +60,12 @@ export interface Rendered {
   browser: string;
   /** the page's laid-out width against the window's (1100 px): wider means a horizontal scroll */
   width: { page: number; window: number };
+  /** what `probe` (an expression run in the page after it loaded) gave, if one was asked */
+  probed?: unknown;
 }
 
 /** Open a local HTML file in headless Chromium, let its script run, return the DOM. */
-export async function renderFile(file: string): Promise<Rendered> {
+export async function renderFile(file: string, probe?: string): Promise<Rendered> {
   const system = systemChromium();
   const executablePath = system ?? (await npmChromium());
   // puppeteer launches each browser with a fresh temporary --user-data-dir and removes it on close;
@@ -86,7 +88,8 @@ export async function renderFile(file: string): Promise<Rendered> {
     await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
     // A string: the tests compile without the DOM's types.
     const width = (await page.evaluate('({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })')) as Rendered['width'];
-    return { html: await page.content(), requests, browser: `${executablePath} ${await browser.version()}`, width };
+    const probed = probe === undefined ? undefined : await page.evaluate(probe);
+    return { html: await page.content(), requests, browser: `${executablePath} ${await browser.version()}`, width, probed };
   } finally {
     await browser.close();
   }
