@@ -196,7 +196,7 @@ describe('map files', () => {
     try {
       // U+202E (right-to-left override) never closed: unless the title is isolated, it reverses
       // everything after it on the line, so the link's URL would show as '/b/tset.s//:ptth'.
-      const g: PageGraph = { start: 1, nodes: [node(1, { title: 'gnp.\u202Eexe' }), node(2, { title: '\u202Dx\u202Ey' })], edges: E([[1, 2]]) };
+      const g: PageGraph = { start: 1, nodes: [node(1, { title: 'gnp.\u202Eexe' }), node(2, { title: '\u202Dx\u202Ey' })], edges: [{ src: 1, dst: 2, anchor: 'y' }] };
       const file = join(tmp.dir, 'map.html');
       writeFileSync(file, mapHtml(buildSiteMap(g), o));
       // For each summary link: is its URL's first character left of its second?
