@@ -111,6 +111,11 @@ describe('formatTable to a width', () => {
 });
 
 describe('formatTable', () => {
+  it('cuts a cell before a character outside the BMP, not through it (no U+FFFD on the terminal)', () => {
+    const out = formatTable(['id', 'title'], [[1, 'abcdef\u{1F600}gh']], true, { width: 12 });
+    expect(out).toBe('id  title\n 1  abcdef…\n');
+  });
+
   it('aligns on a terminal, numbers to the right', () => {
     expect(formatTable(['id', 'site'], [[1, 'a'], [10, 'bb']], true)).toBe('id  site\n 1  a\n10  bb\n');
   });

@@ -1,4 +1,5 @@
 import { screen } from '../markup/terminal-text.js';
+import { sliceWhole } from '../markup/whole-chars.js';
 
 /**
  * Rows as aligned columns on a terminal, tab-separated lines when piped (for cut/awk). On a
@@ -14,7 +15,7 @@ export function formatTable(header: string[], rows: (string | number | null)[][]
     const fixed = header.map((h, i) => fit.whole?.includes(h) || cells.every((r) => r[i] === '' || isNumber(r[i]!)));
     fitWidths(widths, header.map((h, i) => (fixed[i] ? widths[i]! : Math.min(widths[i]!, Math.max(8, h.length)))), fit.width);
   }
-  const cut = (c: string, w: number) => (c.length <= w ? c : c.slice(0, Math.max(0, w - 1)) + '…');
+  const cut = (c: string, w: number) => (c.length <= w ? c : sliceWhole(c, Math.max(0, w - 1)) + '…');
   const line = (r: string[]) =>
     r.map((c, i) => (isNumber(c) ? c.padStart(widths[i]!) : cut(c, widths[i]!).padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(header), ...cells.map(line)].join('\n') + '\n';

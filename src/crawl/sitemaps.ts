@@ -1,5 +1,6 @@
 import { MAX_SITEMAP_URLS, readSitemapFile } from '../markup/sitemap.js';
 import { screen } from '../markup/terminal-text.js';
+import { sliceWhole } from '../markup/whole-chars.js';
 import { classifyLink, type SiteScope } from '../page/classify.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { Settings } from '../store/settings.js';
@@ -96,7 +97,7 @@ export async function readSitemaps(startUrl: string, named: readonly string[], g
  * control characters (escape sequences) show as '?'.
  */
 const problem = (url: string, why: string) =>
-  screen((url.length > 300 ? `${url.slice(0, 299)}…` : url) + `: ${why.slice(0, 200)}`);
+  screen((url.length > 300 ? `${sliceWhole(url, 299)}…` : url) + `: ${sliceWhole(why, 200)}`);
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 

@@ -1,3 +1,4 @@
+import { sliceWhole } from '../markup/whole-chars.js';
 import { fetchUrl, hostKey, resolveHref, urlKey, type NormalizeMode } from '../url/url.js';
 import { siteVerdict, type SiteRule } from '../url/scope.js';
 import type { SessionIds } from '../url/session-ids.js';
@@ -26,8 +27,7 @@ export const BAD_RAW_CHARS = 2048;
 
 function bad(raw: string, reason: BadReason): Classified {
   if (raw.length <= BAD_RAW_CHARS) return { kind: 'bad', raw, reason };
-  const end = /[\uD800-\uDBFF]/.test(raw[BAD_RAW_CHARS - 1]!) ? BAD_RAW_CHARS - 1 : BAD_RAW_CHARS; // not half a character
-  return { kind: 'bad', raw: `${raw.slice(0, end)}…`, reason };
+  return { kind: 'bad', raw: `${sliceWhole(raw, BAD_RAW_CHARS)}…`, reason };
 }
 
 /** THE one place that decides whether a link (raw href from a page) is internal, external or bad. */

@@ -2,6 +2,7 @@ import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
 import { PageTextCollector, type PageText } from './page-text.js';
 import type { ContentHash } from './page-fingerprint.js';
+import { sliceWhole } from '../markup/whole-chars.js';
 
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
 /**
@@ -233,9 +234,7 @@ function relOf(rel: string | undefined): string {
 /** Cut to max characters without leaving half a surrogate pair. */
 function cap(s: string, max: number): string {
   if (s.length <= max) return s;
-  let out = s.slice(0, max);
-  if (/[\uD800-\uDBFF]$/.test(out)) out = out.slice(0, -1);
-  return out.trimEnd();
+  return sliceWhole(s, max).trimEnd();
 }
 
 /**

@@ -1,3 +1,5 @@
+import { sliceWhole } from '../markup/whole-chars.js';
+
 /** A page's text by block, as full-text search indexes it (src/search): each block is ranked with its own weight. */
 export interface PageText {
   title: string;
@@ -73,9 +75,7 @@ export class PageTextCollector {
 
 /** Collapsed spaces trimmed, cut to max characters without leaving half a surrogate pair. */
 function cut(s: string, max: number): string {
-  let out = s.replace(/ {2,}/g, ' ').trim();
+  const out = s.replace(/ {2,}/g, ' ').trim();
   if (out.length <= max) return out;
-  out = out.slice(0, max);
-  if (/[\uD800-\uDBFF]$/.test(out)) out = out.slice(0, -1);
-  return out.trimEnd();
+  return sliceWhole(out, max).trimEnd();
 }
