@@ -76,10 +76,8 @@ export function decodeBytes(bytes: Uint8Array, encoding: string): string {
   const text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), iconvName, { stripBOM: false });
   // iconv-lite's UTF-16 keeps a lone surrogate; WHATWG's decoder gives U+FFFD. Kept, it is stored
   // as bytes that are not UTF-8 and comes back as three U+FFFD.
-  return encoding.startsWith('utf-16') ? text.replace(LONE_SURROGATE, '\ufffd') : text;
+  return encoding.startsWith('utf-16') ? text.toWellFormed() : text;
 }
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 // ---------------------------------------------------------------------------------------------
 // HTML "prescan a byte stream to determine its encoding"
