@@ -218,3 +218,39 @@ describe('a page of a million unclosed <div>, crawled beside a healthy site', ()
     }
   });
 });
+
+describe('statuses that are no HTTP answer to a GET: 999 and 101 Switching Protocols', () => {
+  let site: Site;
+  let runs: CliResult[];
+  const db = () => join(tmp.dir, 'status.db');
+
+  beforeAll(async () => {
+    site = await serve((path, res, _every, req) => {
+      if (path === '/') return html(res, '<a href="/s999">999</a> <a href="/s101">101</a> <a href="/ok">ok</a>');
+      if (path === '/s999') return res.writeHead(999, { 'content-type': 'text/html' }).end('<p>request denied</p>');
+      // An upgrade nobody asked for: the socket is no longer HTTP.
+      if (path === '/s101') return void req.socket.end('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      html(res, '<p>fine</p>');
+    });
+    runs = [await crawl(db(), site, 'status.test', {}, 60_000)];
+    const again = beebot(['crawl', '--resolve', `status.test:${site.port}:127.0.0.1`], { db: db() });
+    const watchdog = setTimeout(() => again.child.kill('SIGKILL'), 60_000);
+    runs.push(await again);
+    clearTimeout(watchdog);
+  }, 150_000);
+  afterAll(() => site?.close());
+
+  it('stores each as the page\'s own error, asked once, in this run and the next', () => {
+    for (const run of runs) {
+      expect(run.signal).toBeNull();
+      expect(run.code, run.stderr).toBe(0);
+    }
+    expect(site.hits('/s999')).toBe(1);
+    expect(site.hits('/s101')).toBe(1);
+    const page = (path: string) =>
+      rows<{ status: string; error: string | null }>(db(), 'SELECT p.status, f.error FROM pages p JOIN fetches f ON f.page_id = p.id WHERE p.url = ?', `http://status.test:${site.port}${path}`);
+    expect(page('/s999')).toEqual([{ status: 'error', error: 'HTTP 999' }]);
+    expect(page('/s101')).toEqual([{ status: 'error', error: expect.stringMatching(/^bad-response: /) }]);
+    expect(page('/ok')).toEqual([{ status: 'done', error: null }]);
+  });
+});

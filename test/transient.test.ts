@@ -23,6 +23,10 @@ describe('isTransient', () => {
     expect(isTransient(error(e))).toBe(false);
   });
 
+  it.each([999, 600, 101])('HTTP %i is a malformed answer, not a passing failure', (status) => {
+    expect(isTransient(error(`HTTP ${status}`, status))).toBe(false);
+  });
+
   it('a page that was read is never transient, whatever it says', () => {
     expect(isTransient({ status: 'done', httpStatus: 200, error: null })).toBe(false);
     expect(isTransient({ status: 'not-html', httpStatus: 200, error: null })).toBe(false);

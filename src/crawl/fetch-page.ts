@@ -4,6 +4,7 @@ import { classifyLink, type SiteScope } from '../page/classify.js';
 import type { HostGate } from './host-gate.js';
 import { FetchError, httpGet, type HttpOptions, type HttpResponse } from './http.js';
 import type { BodyTurn } from './large-bodies.js';
+import { retryableStatus } from './transient.js';
 
 export interface PageFetch {
   hops: Hop[];
@@ -56,7 +57,6 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // malformed answer (bad-response, length-mismatch) is the page's own error, not its host's: not
 // repeated, and the host does not back off for it (a healthy site is never given up for it).
 const RETRYABLE = new Set(['reset', 'connect-timeout', 'headers-timeout', 'body-timeout', 'network', 'refused']);
-const RETRY_STATUS = (s: number) => s >= 500 || s === 408 || s === 429;
 
 /** Fetch a page, following redirects ourselves so every hop is recorded and off-site ones stop. */
 export async function fetchPage(url: string, ctx: FetchContext): Promise<PageFetch> {
@@ -115,7 +115,7 @@ async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch, head
       out.retries++;
       continue;
     }
-    if (!RETRY_STATUS(res.status)) {
+    if (!retryableStatus(res.status)) {
       ctx.gate.succeeded(host);
       return res;
     }

@@ -276,6 +276,8 @@ function toFetchError(err: unknown, signal: AbortSignal): unknown {
   }
   const e = err as { code?: string; cause?: { code?: string }; message?: string };
   const code = e.code ?? e.cause?.code ?? '';
+  // undici ends the socket on an answer a GET cannot get: a 101 upgrade, a 100 as the final answer.
+  if (code === 'UND_ERR_SOCKET' && /^bad (upgrade|response)$/.test(e.message ?? '')) return new FetchError('bad-response', `${e.message}: no HTTP answer to a GET`);
   if (reasons[code]) return new FetchError(reasons[code]!, e.message);
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || /SSL|TLS/.test(code)) return new FetchError('tls', e.message);
   // llhttp parser errors: the peer does not speak HTTP/1.1 properly

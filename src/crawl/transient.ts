@@ -18,12 +18,21 @@ export interface Outcome {
 }
 
 /**
+ * A 5xx, 429 or 408: the server may answer otherwise later. A status outside 1xx-5xx (999, which
+ * some sites send crawlers they block) is no HTTP answer at all: malformed, like a 1xx final.
+ */
+export function retryableStatus(status: number): boolean {
+  return (status >= 500 && status <= 599) || status === 429 || status === 408;
+}
+
+/**
  * A network error, a timeout, a 5xx, 429 or 408: the page may answer later. A malformed answer
- * (bad-response, length-mismatch), TLS, a size cap or any other 4xx is the page's own error.
+ * (bad-response, length-mismatch, a status outside 1xx-5xx), TLS, a size cap or any other 4xx
+ * is the page's own error.
  */
 export function isTransient(o: Outcome): boolean {
   if (o.status !== 'error') return false;
-  if (o.httpStatus !== null) return o.httpStatus >= 500 || o.httpStatus === 429 || o.httpStatus === 408;
+  if (o.httpStatus !== null) return retryableStatus(o.httpStatus);
   if (o.error === null) return false;
   const reason = o.error.split(':', 1)[0]!.trim();
   return TRANSIENT_ERRORS.has(reason);
