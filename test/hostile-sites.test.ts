@@ -3,6 +3,7 @@
 import { createServer, request, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCounting, type CountingSite } from './helpers/counting-site.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
@@ -252,5 +253,51 @@ describe('statuses that are no HTTP answer to a GET: 999 and 101 Switching Proto
     expect(page('/s999')).toEqual([{ status: 'error', error: 'HTTP 999' }]);
     expect(page('/s101')).toEqual([{ status: 'error', error: expect.stringMatching(/^bad-response: /) }]);
     expect(page('/ok')).toEqual([{ status: 'done', error: null }]);
+  });
+});
+
+describe('robots.txt: more than five redirects, and a gzip bomb', () => {
+  let loop: Site;
+  let bomb: Site;
+  const runs: Record<string, CliResult & { ms: number }> = {};
+  const db = (name: string) => join(tmp.dir, `robots-${name}.db`);
+  const pages = (res: ServerResponse, path: string) => html(res, path === '/' ? '<a href="/a">a</a> <a href="/private/b">b</a>' : '<p>leaf</p>');
+
+  beforeAll(async () => {
+    // Every hop a new URL: /robots.txt → /r1 → /r2 → … without end.
+    loop = await serve((path, res) => {
+      if (path === '/robots.txt' || path.startsWith('/r')) {
+        return res.writeHead(302, { location: `/r${Number(path.slice(2)) + 1 || 1}` }).end();
+      }
+      pages(res, path);
+    });
+    // Its rules first, then 64 MiB of comment lines: about 64 KB on the wire.
+    const rules = Buffer.from('User-agent: *\nDisallow: /private/\n');
+    const padded = zlib.gzipSync(Buffer.concat([rules, Buffer.alloc(64 * 1024 * 1024 - rules.length, '# nothing to see here\n')]), { level: 9 });
+    bomb = await serve((path, res) => {
+      if (path === '/robots.txt') return res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(padded);
+      pages(res, path);
+    });
+    runs.loop = await crawl(db('loop'), loop, 'loop.test', {}, 60_000);
+    runs.bomb = await crawl(db('bomb'), bomb, 'bomb.test', {}, 60_000);
+  }, 150_000);
+  afterAll(() => Promise.all([loop?.close(), bomb?.close()]));
+
+  const status = (name: string, port: number, path: string) =>
+    rows<{ status: string }>(db(name), 'SELECT status FROM pages WHERE url = ?', `http://${name}.test:${port}${path}`)[0]?.status;
+
+  it('more than five redirects: the file is unavailable, so everything is allowed (as a 4xx)', () => {
+    expect(runs.loop!.signal).toBeNull();
+    expect(runs.loop!.code, runs.loop!.stderr).toBe(0);
+    expect(loop.hits('/r5')).toBe(1);
+    expect(loop.hits('/r6')).toBe(0);
+    for (const path of ['/', '/a', '/private/b']) expect(status('loop', loop.port, path), path).toBe('done');
+  });
+
+  it('a file inflating past the cap: its first 500 KiB are parsed, the rules in them kept', () => {
+    expect(runs.bomb!.signal).toBeNull();
+    expect(runs.bomb!.code, runs.bomb!.stderr).toBe(0);
+    expect(status('bomb', bomb.port, '/a')).toBe('done');
+    expect(status('bomb', bomb.port, '/private/b')).toBe('robots-denied');
   });
 });

@@ -172,6 +172,12 @@ describe('robotsFromResponse: RFC 9309 status rules', () => {
     expect(robotsFromResponse('http://a.test', { status: 301, body: null }, NOW)).toMatchObject({ kind: 'disallow-all' });
   });
 
+  it('more than five redirects → allow-all: the file is unavailable (RFC 9309 2.3.1.2)', () => {
+    expect(robotsFromResponse('http://a.test', { unavailable: 'more than 5 redirects' }, NOW)).toEqual({
+      kind: 'allow-all', reason: 'robots.txt unavailable (more than 5 redirects): no rules',
+    });
+  });
+
   it('a network error → disallow-all, with the error in the reason', () => {
     const r = robotsFromResponse('http://a.test', { error: 'connect-timeout' }, NOW);
     expect(r.kind).toBe('disallow-all');

@@ -163,8 +163,9 @@ export async function httpGet(
   const raw = Buffer.concat(chunks, size);
   chunks.length = 0;
   let body: Buffer;
+  const encoding = header('content-encoding');
   try {
-    body = await decompressTaking(raw, header('content-encoding'), truncate ? o.maxBytes : cap, turn, signal);
+    body = truncate && isCompressed(encoding) ? await inflatePrefix(raw, encoding, cap) : await decompressTaking(raw, encoding, cap, turn, signal);
   } catch (err) {
     turn?.done();
     throw err;
@@ -241,6 +242,36 @@ async function decompress(raw: Buffer, encoding: string | null, maxBytes: number
     throw new FetchError('bad-encoding', `cannot decode ${enc} body`);
   }
   return raw;
+}
+
+/**
+ * The first `cap` bytes a compressed body inflates to, and no more: a robots.txt is read from its
+ * start (RFC 9309 2.5: parse at least 500 KiB), so a bomb, or a body cut on the wire, still gives
+ * the rules it starts with instead of failing.
+ */
+function inflatePrefix(raw: Buffer, encoding: string | null, cap: number): Promise<Buffer> {
+  const enc = (encoding ?? '').trim().toLowerCase();
+  // A sync flush at the end: a stream cut short gives what it holds instead of an error.
+  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const stream =
+    enc === 'br' ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+    : enc === 'deflate' ? (isZlibHeader(raw) ? zlib.createInflate(flush) : zlib.createInflateRaw(flush))
+    : zlib.createGunzip(flush);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(chunks, size).subarray(0, cap));
+    stream.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size < cap) return;
+      stream.destroy();
+      done();
+    });
+    stream.on('end', done);
+    stream.on('error', () => reject(new FetchError('bad-encoding', `cannot decode ${enc} body`)));
+    stream.end(raw);
+  });
 }
 
 const isTooLarge = (err: unknown): boolean => (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';

@@ -109,7 +109,7 @@ export class RobotsCache {
         return { error: err.reason };
       }
     }
-    return { error: `more than ${MAX_HOPS} redirects` };
+    return { unavailable: `more than ${MAX_HOPS} redirects` };
   }
 
   /**

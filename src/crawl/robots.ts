@@ -19,8 +19,8 @@ export const ROBOTS_RETRY_MS = 60_000;
 
 /** What we know about one origin's robots.txt. */
 export type RobotsRules =
-  | { kind: 'allow-all'; reason: string } // 4xx, or empty file
-  | { kind: 'disallow-all'; reason: string; retryAt: number } // 5xx / network error / too many redirects: never fail open
+  | { kind: 'allow-all'; reason: string } // 4xx, more than 5 redirects, or empty file
+  | { kind: 'disallow-all'; reason: string; retryAt: number } // 5xx / network error: never fail open
   | ParsedRobots;
 
 export interface ParsedRobots {
@@ -46,11 +46,13 @@ export function robotsUrl(pageUrl: string): string {
  */
 export function robotsFromResponse(
   origin: string,
-  outcome: { status: number; body: Buffer | null } | { error: string },
+  outcome: { status: number; body: Buffer | null } | { error: string } | { unavailable: string },
   now: number,
 ): RobotsRules {
   const blocked = (reason: string): RobotsRules => ({ kind: 'disallow-all', reason, retryAt: now + ROBOTS_RETRY_MS });
   if ('error' in outcome) return blocked(`robots.txt unreachable (${outcome.error}): everything disallowed for now`);
+  // RFC 9309 2.3.1.2: past five redirects the file MAY be taken as unavailable, as a 4xx is.
+  if ('unavailable' in outcome) return { kind: 'allow-all', reason: `robots.txt unavailable (${outcome.unavailable}): no rules` };
   const { status, body } = outcome;
   if (status >= 200 && status < 300) {
     // A 2xx without a body (204, or an empty file) has no rules at all.
@@ -62,9 +64,8 @@ export function robotsFromResponse(
   if (status === 429) return blocked('robots.txt HTTP 429: everything disallowed for now');
   // RFC 9309 2.3.1.3: 4xx (401 and 403 included) means "unavailable", and the crawler MAY access any resource.
   if (status >= 400 && status < 500) return { kind: 'allow-all', reason: `robots.txt HTTP ${status}: no rules` };
-  // RFC 9309 2.3.1.4: server errors MUST be taken as complete disallow. A 3xx reaching us means
-  // the redirect chain did not end within 5 hops (or had no Location); the RFC would allow
-  // treating that as 4xx, but we never fail open on a file we could not read.
+  // RFC 9309 2.3.1.4: server errors MUST be taken as complete disallow. A 3xx reaching us had no
+  // Location: we never fail open on a file we could not read.
   if (status >= 300 && status < 400) return blocked(`robots.txt redirect not resolved (HTTP ${status}): everything disallowed for now`);
   return blocked(`robots.txt HTTP ${status}: everything disallowed for now`);
 }
