@@ -51,6 +51,8 @@ interface PageWrite {
   /** a refresh's counts of links back or new, and gone */
   linksAdded: number;
   linksGone: number;
+  /** query strings per path (up to '?') of the site: stored before this page, and new with it */
+  variants: Map<string, number>;
 }
 
 /** What the external links of a page brought. */
@@ -173,7 +175,7 @@ export class PullWriter {
     const { page } = r;
     const w: PageWrite = {
       r, siteId: page.siteId, at: new Date(this.now()).toISOString(), L: this.s.anyTombstones.get() ? this.guarded : this.plain,
-      refresh, prevSeen: null, contentId: page.id, level: page.level, linked: new Map(), linksAdded: 0, linksGone: 0,
+      refresh, prevSeen: null, contentId: page.id, level: page.level, linked: new Map(), linksAdded: 0, linksGone: 0, variants: new Map(),
     };
     if (refresh) {
       // When the page was last seen as it was, and its crawl-found edges dated before it is read again.
@@ -280,7 +282,7 @@ export class PullWriter {
         continue;
       }
       const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
-      const hold = l.hold ?? this.queryTrap(siteId, l.key);
+      const hold = l.hold ?? this.queryTrap(w, l.key);
       this.linkNew(w, hold ? L.heldPage.run({ ...row, ...hold }) : L.insertPage.run(row), dir, fp, l.anchor);
     }
   }
@@ -328,7 +330,7 @@ export class PullWriter {
       if (row && row.status !== 'queued' && row.level > level + 1 && !l.hold) this.lower(row.id, level + 1, contentId);
       if (row ? row.status !== 'queued' || l.hold : false) continue;
       if (!row) {
-        const hold = l.hold ?? this.queryTrap(siteId, l.key);
+        const hold = l.hold ?? this.queryTrap(w, l.key);
         if (hold) {
           this.linkNew(w, L.heldPage.run({ site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at, ...hold }), dir, fp, l.anchor);
           continue;
@@ -456,12 +458,17 @@ export class PullWriter {
     this.group.write(() => this.s.failures.run(n, siteId));
   }
 
-  /** The 'query-variants' trap when a NEW key would exceed the cap of query strings for its path. */
-  private queryTrap(siteId: number, key: string): Hold | undefined {
+  /**
+   * The 'query-variants' trap when a NEW key would exceed the cap of query strings for its path.
+   * Each new key counts at once, in `w.variants`: an ordered crawl stores a page's new links only
+   * after scoring them all, so the stored count alone would let every link of the page through.
+   */
+  private queryTrap(w: PageWrite, key: string): Hold | undefined {
     const q = key.indexOf('?');
     if (q < 0 || this.maxQueryVariants === Infinity) return undefined;
     const path = key.slice(0, q + 1);
-    const n = this.s.queryVariants.get(siteId, path, path + '\uffff') as number;
+    const n = w.variants.get(path) ?? (this.s.queryVariants.get(w.siteId, path, path + '\uffff') as number);
+    w.variants.set(path, n + 1);
     return n >= this.maxQueryVariants ? { status: 'trap', note: 'query-variants' } : undefined;
   }
 }
