@@ -65,7 +65,7 @@ describe('a robots.txt trickled a byte at a time', () => {
   });
 });
 
-describe('max-links-per-page counts distinct links, internal first', () => {
+describe('max-links-per-page counts distinct links, external first', () => {
   let site: Site;
   let run: CliResult & { ms: number };
   const db = () => join(tmp.dir, 'links.db');
@@ -76,7 +76,7 @@ describe('max-links-per-page counts distinct links, internal first', () => {
       // One external link 10,000 times, then the one way into the site.
       if (path === '/') return html(res, `${other(0).repeat(10_000)}<a href="/inner">inner</a> <a href="/wide">wide</a>`);
       if (path === '/inner') return html(res, '<a href="/behind-inner">deeper</a>');
-      // More distinct links than the cap: the internal one, last on the page, still stays.
+      // More distinct links than the cap: external ones are kept, the internal one last on the page is not.
       if (path === '/wide') return html(res, `${Array.from({ length: 150 }, (_, i) => other(i + 1)).join('')}<a href="/behind-wide">deeper</a>`);
       if (path === '/behind-inner' || path === '/behind-wide') return html(res, '<p>found</p>');
       res.writeHead(404).end();
@@ -94,20 +94,47 @@ describe('max-links-per-page counts distinct links, internal first', () => {
     rows<{ status: string }>(db(), 'SELECT status FROM pages WHERE url = ?', `http://links.test:${site.port}${path}`)[0]?.status;
   const note = (path: string) =>
     rows<{ note: string | null }>(db(), 'SELECT f.note FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.url = ?', `http://links.test:${site.port}${path}`)[0]?.note;
+  const externalRows = (path: string) =>
+    rows<{ n: number }>(db(), 'SELECT count(*) AS n FROM external_links e JOIN pages p ON p.id = e.page_id WHERE p.url = ?', `http://links.test:${site.port}${path}`)[0]!.n;
 
   it('a link repeated 10,000 times counts once: the internal links after it are kept, nothing is capped', () => {
     expect(status('/inner')).toBe('done');
     expect(status('/behind-inner')).toBe('done');
     expect(note('/')).toBeNull();
-    const ext = rows<{ n: number }>(db(), "SELECT count(*) AS n FROM external_links e JOIN pages p ON p.id = e.page_id WHERE p.url = ?", `http://links.test:${site.port}/`);
-    expect(ext[0]!.n).toBe(1);
+    expect(externalRows('/')).toBe(1);
   });
 
-  it('over the cap, internal links keep their place first and the note counts distinct links', () => {
-    expect(status('/behind-wide')).toBe('done');
-    expect(note('/wide')).toBe('links-capped: 100 of 151 kept');
-    const ext = rows<{ n: number }>(db(), "SELECT count(*) AS n FROM external_links e JOIN pages p ON p.id = e.page_id WHERE p.url = ?", `http://links.test:${site.port}/wide`);
-    expect(ext[0]!.n).toBe(99);
+  it('over the cap, external links keep their place first and the note says what was dropped', () => {
+    expect(note('/wide')).toBe('links-capped: 100 of 151 kept; dropped 50 external, 1 internal');
+    expect(externalRows('/wide')).toBe(100);
+    expect(status('/behind-wide')).toBeUndefined();
+  });
+});
+
+describe('a page of 200,000 links under the default cap of 10,000', () => {
+  let site: Site;
+  let run: CliResult & { ms: number };
+  const db = () => join(tmp.dir, 'crowd.db');
+  // Interleaved: 150,000 external over 1,000 hosts, 40,000 internal images, 10,000 mailto.
+  const crowd = Array.from({ length: 200_000 }, (_, i) => {
+    const k = i % 20;
+    if (k < 15) return `<a href=http://h${i % 1000}.test/${i}></a>`;
+    return k < 19 ? `<a href=/i/${i}.png></a>` : `<a href=mailto:a${i}@x.test></a>`;
+  }).join('');
+
+  beforeAll(async () => {
+    site = await serve((path, res) => (path === '/' ? html(res, crowd) : res.writeHead(404).end()));
+    run = await crawl(db(), site, 'crowd.test', {}, 90_000);
+  }, 120_000);
+  afterAll(() => site?.close());
+
+  it('keeps 10,000 external links, not the images or the mailto links, and says what was dropped', () => {
+    expect(run.signal).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+    expect(rows<{ n: number }>(db(), 'SELECT count(*) AS n FROM external_links')[0]!.n).toBe(10_000);
+    expect(rows<{ n: number }>(db(), "SELECT count(*) AS n FROM pages WHERE status = 'file'")[0]!.n).toBe(0);
+    const [f] = rows<{ note: string | null }>(db(), 'SELECT note FROM fetches');
+    expect(f!.note).toBe('links-capped: 10000 of 200000 kept; dropped 140000 external, 40000 files, 10000 bad');
   });
 });
 

@@ -169,6 +169,26 @@ describe('toPullResult', () => {
     expect(toPullResult(page, fetch({ response: res({ contentType: 'image/png', body: null, contentLength: 9 }) }), site, defaults)).toMatchObject({ status: 'not-html', bytes: 9 });
     expect(toPullResult(page, fetch({ response: null, error: 'refused' }), site, defaults)).toMatchObject({ status: 'error', error: 'refused' });
   });
+  it('over max-links-per-page keeps distinct external links first, then pages; files and bad links are dropped first, and the note says so', () => {
+    const html = [
+      ...Array.from({ length: 5 }, (_, i) => `<a href="mailto:m${i}@x.org">m</a>`),
+      ...Array.from({ length: 5 }, (_, i) => `<a href="/img/${i}.png">i</a>`),
+      ...Array.from({ length: 5 }, (_, i) => `<a href="/p${i}">p</a>`),
+      ...Array.from({ length: 10 }, (_, i) => `<a href="http://o${i % 3}.org/${i}">o</a><a href="http://o${i % 3}.org/${i}">again</a>`),
+    ].join('');
+    const capped = (cap: number) => toPullResult(page, fetch({ response: res({ body: Buffer.from(html) }) }), site, { ...defaults, 'max-links-per-page': cap });
+    const r = capped(13);
+    expect(r.links.external).toHaveLength(10);
+    expect(r.links.internal.map((l) => l.url)).toEqual(['http://uni.test/p0', 'http://uni.test/p1', 'http://uni.test/p2']);
+    expect(r.links.bad).toEqual([]);
+    expect(r.note).toBe('links-capped: 13 of 25 kept; dropped 2 internal, 5 files, 5 bad');
+    const wide = capped(22);
+    expect(wide.links.internal.filter((l) => l.hold?.status === 'file')).toHaveLength(5);
+    expect(wide.links.bad).toHaveLength(2);
+    expect(wide.note).toBe('links-capped: 22 of 25 kept; dropped 3 bad');
+    expect(capped(8).note).toBe('links-capped: 8 of 25 kept; dropped 2 external, 5 internal, 5 files, 5 bad');
+    expect(capped(25).note).toBeNull();
+  });
   it('sniffs a body without Content-Type', () => {
     expect(toPullResult(page, fetch({ response: res({ contentType: null, body: Buffer.from('<!DOCTYPE html><a href=/q>q</a>') }) }), site, defaults).status).toBe('done');
     expect(toPullResult(page, fetch({ response: res({ contentType: null, body: Buffer.from('%PDF-1.4') }) }), site, defaults).status).toBe('not-html');

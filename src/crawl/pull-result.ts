@@ -2,7 +2,7 @@ import type { FrontierPage } from '../store/frontier.js';
 import type { PullResult } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
 import type { PageLinks, Unparsed } from '../page/analyse.js';
-import type { FoundLinks } from '../page/found-links.js';
+import type { FoundLinks, Hold } from '../page/found-links.js';
 import { bytesPrint } from '../page/page-fingerprint.js';
 import type { SiteScope } from '../page/classify.js';
 import type { PageFetch } from './fetch-page.js';
@@ -84,9 +84,10 @@ export function toPullResult(
   r.text = a.text;
   r.print = a.print;
   if (a.terms) r.terms = a.terms;
+  // Settled first: the cap keeps pages before the files and traps it would never fetch.
+  settleInternal(r.links.internal, scope, s, params);
   const cap = s['max-links-per-page'];
   if (a.links.internal.length + a.links.external.length + a.links.bad.length > cap) r.note = capLinks(r, cap);
-  settleInternal(r.links.internal, scope, s, params);
   return r;
 }
 
@@ -121,13 +122,16 @@ export function settleInternal(links: FoundLinks['internal'], scope: SiteScope, 
   }
 }
 
+/** What a dropped held link is called in the cap's note. */
+const HELD_NAMES: Record<Hold['status'], string> = { file: 'files', trap: 'traps', ignored: 'ignored', excluded: 'excluded' };
+
 /**
  * Keep at most `cap` distinct links of a page (r.links, in page order), and say what was cut.
  * Repeats collapse first, as the store would collapse them (the first of each key is the one it
- * keeps), so a link repeated 10,000 times counts once. Then internal links keep their place first:
- * they are how the crawl finds the rest of the site, which nothing else on the page can replace;
- * then external, then bad. Returns the fetch log's note, or null when the distinct links fit.
- * Only pages over the cap come here, so an ordinary page pays nothing for it.
+ * keeps), so a link repeated 10,000 times counts once. Then what the user counts keeps its place:
+ * external links first, then internal pages (how the crawl finds more of them), then the internal
+ * links held unfetched (files, traps), then bad links. Returns the fetch log's note, or null when
+ * the distinct links fit. Only pages over the cap come here, so an ordinary page pays nothing for it.
  */
 function capLinks(r: PullResult, cap: number): string | null {
   const distinct = <T>(links: T[], key: (l: T) => string): T[] => {
@@ -147,10 +151,18 @@ function capLinks(r: PullResult, cap: number): string | null {
     r.links = { internal, external, bad };
     return null;
   }
-  const kept = internal.slice(0, cap);
-  const ext = external.slice(0, cap - kept.length);
-  r.links = { internal: kept, external: ext, bad: bad.slice(0, cap - kept.length - ext.length) };
-  return `links-capped: ${cap} of ${found} kept`;
+  let room = cap;
+  const dropped = new Map<string, number>();
+  const take = <T>(links: T[], name: (l: T) => string): T[] => {
+    const kept = links.slice(0, room);
+    room -= kept.length;
+    for (let i = kept.length; i < links.length; i++) dropped.set(name(links[i]!), (dropped.get(name(links[i]!)) ?? 0) + 1);
+    return kept;
+  };
+  const ext = take(external, () => 'external');
+  const kept = new Set([...take(internal.filter((l) => !l.hold), () => 'internal'), ...take(internal.filter((l) => l.hold), (l) => HELD_NAMES[l.hold!.status])]);
+  r.links = { external: ext, internal: internal.filter((l) => kept.has(l)), bad: take(bad, () => 'bad') };
+  return `links-capped: ${cap} of ${found} kept; dropped ${[...dropped].map(([name, n]) => `${n} ${name}`).join(', ')}`;
 }
 
 /** Why a site's start page makes the site Not Available, or null when it is fine. */
