@@ -10,6 +10,9 @@ import { createDispatcher, FetchError, httpGet, isZlibHeader, type HttpOptions }
 import { LargeBodies } from '../src/crawl/large-bodies.js';
 import { siteRule } from '../src/url/scope.js';
 
+/** Bytes gzip cannot shrink: a compressed body longer than a cap on the wire too. */
+const NOISE = Buffer.from(Array.from({ length: 20_000 }, (_, i) => (i * 2654435761) >>> 24));
+
 let server: http.Server;
 let base: string;
 const routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
@@ -41,6 +44,10 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
   '/gz': (_q, r) => {
     r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
     r.end(gzipSync('<a href="/x">x</a>'));
+  },
+  '/noise-gz': (_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+    r.end(gzipSync(NOISE));
   },
   '/large': (_q, r) => {
     r.writeHead(200, { 'content-type': 'text/html', 'content-length': '300000' });
@@ -135,6 +142,24 @@ describe('httpGet', () => {
     expect((await get('/deflate')).body?.toString()).toBe('<a href="/z">zlib</a>');
     expect((await get('/deflate-raw')).body?.toString()).toBe('<a href="/r">raw</a>');
     expect(await reason(get('/deflate-bomb', { maxBytes: 100_000 }))).toBe('too-large');
+  });
+
+  it('robots mode: a compressed body gives its first `cap` bytes, a bomb or a body cut on the wire included', async () => {
+    const robots = async (path: string, cap: number) => {
+      const o = opts({ maxBytes: 100_000 });
+      const d = createDispatcher(o);
+      try {
+        return (await httpGet(d, base + path, o, AbortSignal.timeout(5000), 'robots', cap)).body!;
+      } finally {
+        await d.close();
+      }
+    };
+    expect(await robots('/bomb', 1000)).toEqual(Buffer.alloc(1000, 32));
+    expect(await robots('/deflate-bomb', 1000)).toEqual(Buffer.alloc(1000, 32));
+    const cut = await robots('/noise-gz', 5000);
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.length).toBeLessThanOrEqual(5000);
+    expect(cut).toEqual(NOISE.subarray(0, cut.length));
   });
 
   it('tells a zlib header from raw deflate by its first two bytes', () => {
