@@ -1,23 +1,27 @@
-// How much of what is reachable a crawl collects: each method (scheduler + order inside a site)
-// replayed on the replay web's page graph (src/harvest; built by harvest-graph.ts when missing)
-// for sets A, B and A+B at N = 500, 1,000, 2,000, 5,000, as % of limit.py's bfs-oracle and
-// perfect-predictor (distinct (site, external URL) pairs). Methods with constants chosen on data
-// are measured leave-sites-out (src/harvest/cross-validate.ts); then the spread over random
-// 10-site subsets of all 20 sites (min / median / max % of the perfect-predictor).
-//   node dist/scripts/bench-harvest.js [--budgets 500,1000,2000,5000] [--methods default,best-first] [--subsets 10]
+// How much of what is reachable a crawl collects, judged under shift: each method (scheduler +
+// order inside a site) replayed on page graphs of the replay web (src/harvest; built by
+// harvest-graph.ts when missing), as % of limit.py's perfect-predictor (distinct (site, external
+// URL) pairs), at N = 500, 1,000, 2,000, 5,000, in four scenarios:
+//   published  sets A, B and A+B seeded as the replay web publishes them (every start page links out);
+//   shifted    the same sites seeded at a level 1-2 page without external links (harvest/shifted-starts.ts);
+//   barren     set C (catalog-c.tsv: 24 small sites, some almost barren) mixed into A, B and A+B;
+//   subsets    random subsets of 5 and 10 sites of A+B, published and shifted.
+// Methods with constants chosen on data are measured leave-sites-out (harvest/cross-validate.ts).
+// A method's result is its WORST cell, not its median; then where the default's budget went, site
+// by site, in its worst cell, beside the perfect-predictor's split.
+//   node dist/scripts/bench-harvest.js [--budgets 500,1000,2000,5000] [--methods a,b] [--scenarios published,shifted,barren,subsets] [--subsets 5]
 //   (--methods also takes value:x=EXPLORE:drop=c+h:policy=pages:prior=cv, see below)
 import { DEFAULTS, makePolicy } from '../src/bandit/registry.js';
-import { cachedReferences, measure, subsets, type Method } from '../src/harvest/cross-validate.js';
+import { measure, subsets, type Measured, type Method } from '../src/harvest/cross-validate.js';
 import { percentOf } from '../src/harvest/harvest.js';
-import { pageSets, references, type PageSet } from '../src/harvest/references.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { root } from './replay-root.js';
+import { pageSets } from '../src/harvest/references.js';
 import { replay } from '../src/harvest/replay.js';
 import { cuePrior } from '../src/harvest/cue-prior.js';
+import { mergeGraphs, type WebGraph } from '../src/harvest/page-graph.js';
+import { shiftedStarts } from '../src/harvest/shifted-starts.js';
 import type { CuePrior } from '../src/order/model.js';
-import type { ValueParams } from '../src/order/link-value.js';
-import { ensureGraph } from './harvest-graph.js';
+import { VALUE_DEFAULTS, type ValueParams } from '../src/order/link-value.js';
+import { ensureGraph, ensureGraphC } from './harvest-graph.js';
 
 /** The methods to measure; a later model adds itself here with its `tune`. */
 const METHODS: Method[] = [
@@ -71,15 +75,22 @@ const METHODS: Method[] = [
   { name: 'pages-x3', make: () => ({ policy: makePolicy('pages'), order: 'value', value: { explore: 3 } }) },
   { name: 'pages+best-first', make: () => ({ policy: makePolicy('pages'), order: 'best-first' }) },
   { name: 'rr-ucb+value', make: () => ({ policy: makePolicy('rr-ucb', { ...DEFAULTS }), order: 'value' }) },
+  // the article's bandits over sites with --order value inside them, its cue prior learned on the training sites only
+  ...(['rr-ucb', 'ucb1', 'round-robin'] as const).map((policy): Method => ({
+    name: `${policy}+value (cv)`,
+    tune: (train) => cuePrior(train),
+    make: (prior) => ({ policy: makePolicy(policy, { ...DEFAULTS }), order: 'value', value: { ...VALUE_DEFAULTS, prior: prior as CuePrior } }),
+  })),
   { name: 'rr+value', make: () => ({ policy: makePolicy('round-robin', { ...DEFAULTS }), order: 'value' }) },
 ];
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1]! : fallback);
 const budgets = arg('--budgets', '500,1000,2000,5000').split(',').map(Number);
-// by default the baselines and the model; the others (variants measured for the README's ablation) when named
-const wanted = arg('--methods', ['rr-ucb+bfs', 'best-first', 'rr+best-first', 'rr-ucb+bfs (folds)', 'default (cv)'].join(',')).split(',');
-const nSubsets = Number(arg('--subsets', '10'));
+// the default, the baselines it must beat, and the previous default; the others (variants measured for the README's ablation) when named
+const wanted = arg('--methods', ['default (cv)', 'rr-ucb+value (cv)', 'ucb1+value (cv)', 'round-robin+value (cv)', 'rr-ucb+bfs'].join(',')).split(',');
+const scenarioNames = arg('--scenarios', 'published,shifted,barren,subsets').split(',');
+const nSubsets = Number(arg('--subsets', '5'));
 // value:x=EXPLORE[:drop=u+a+c+h+p][:policy=NAME][:prior=cv]: --order value with these constants, for trying them
 // (prior=cv: the cue prior learned on the training sites, leave-sites-out)
 for (const w of wanted.filter((x) => x.startsWith('value:'))) {
@@ -93,54 +104,82 @@ for (const w of wanted.filter((x) => x.startsWith('value:'))) {
 const methods = METHODS.filter((m) => wanted.includes(m.name));
 if (methods.length !== wanted.length) throw new Error(`unknown method in ${wanted.join(',')} (known: ${METHODS.map((m) => m.name).join(', ')})`);
 
+/** A set of sites of one web: a row of the tables. */
+interface Cell {
+  scenario: string;
+  set: string;
+  web: WebGraph;
+  sets: ReturnType<typeof pageSets>;
+  keep: number[];
+}
+
 const t0 = performance.now();
-const web = ensureGraph();
-const sets = pageSets(web);
-const all = web.sites.map((_, i) => i);
-const groups: [string, number[]][] = [
-  ['A', all.filter((i) => web.sites[i]!.group === 'A')],
-  ['B', all.filter((i) => web.sites[i]!.group === 'B')],
-  ['A+B', all],
-];
+const ab = ensureGraph();
+const groupsOf = (web: WebGraph, extra: number[] = []): [string, number[]][] => {
+  const all = web.sites.map((_, i) => i);
+  const suffix = extra.length ? '+C' : '';
+  return [
+    [`A${suffix}`, [...all.filter((i) => web.sites[i]!.group === 'A'), ...extra]],
+    [`B${suffix}`, [...all.filter((i) => web.sites[i]!.group === 'B'), ...extra]],
+    [`A+B${suffix}`, all],
+  ];
+};
+const cells: Cell[] = [];
+const add = (scenario: string, web: WebGraph, rows: [string, number[]][]) => {
+  const sets = pageSets(web);
+  for (const [set, keep] of rows) cells.push({ scenario, set, web, sets, keep });
+};
+const shifted = scenarioNames.includes('shifted') || scenarioNames.includes('subsets') ? shiftedStarts(ab) : ab;
+if (scenarioNames.includes('published')) add('published', ab, groupsOf(ab));
+if (scenarioNames.includes('shifted')) add('shifted', shifted, groupsOf(shifted));
+if (scenarioNames.includes('barren')) {
+  const mixed = mergeGraphs(ab, ensureGraphC());
+  const c = mixed.sites.map((_, i) => i).filter((i) => i >= ab.sites.length);
+  add('barren', mixed, groupsOf(mixed, c).map(([name, keep]) => [name, name === 'A+B+C' ? keep : keep]));
+}
+if (scenarioNames.includes('subsets')) {
+  for (const [name, web] of [['published', ab], ['shifted', shifted]] as const) {
+    const rows: [string, number[]][] = [5, 10].flatMap((size) => subsets(web.sites.length, size, nSubsets, size).map((keep, j): [string, number[]] => [`${size}-sites #${j + 1}`, keep]));
+    add(`subsets, ${name}`, web, rows);
+  }
+}
+
 const f1 = (x: number) => x.toFixed(1).padStart(6);
-console.log(`${web.sites.length} sites, ${web.sites.reduce((a, x) => a + x.pages.length, 0)} pages (${web.source})`);
-console.log(`methods: ${methods.map((m) => `${m.name}${m.tune ? ' (cross-validated)' : ''}`).join(', ')}; % of bfs-oracle / % of perfect-predictor`);
-const graphRefs = (keep: number[], N: number) => cachedReferences(sets, keep, N);
-console.log(['set'.padEnd(4), 'N'.padStart(5), 'bfs-oracle'.padStart(11), 'perfect-pred'.padStart(13), 'limit'.padStart(7), ...methods.map((m) => `${m.name}`.padStart(22))].join(' '));
-for (const [name, keep] of groups) {
-  for (const N of budgets) {
-    const cells = methods.map((m) => measure(m, web, sets, keep, N));
-    const r = graphRefs(keep, N);
-    console.log([name.padEnd(4), String(N).padStart(5), String(r.bfsOracle).padStart(11), String(r.perfectPredictor).padStart(13), String(r.limit).padStart(7),
-      ...cells.map((c) => `${String(c.pairs).padStart(6)} ${f1(percentOf(c.pairs, c.bfsOracle))} ${f1(percentOf(c.pairs, c.perfectPredictor))}`.padStart(22))].join(' '));
+console.log(`${ab.sites.length} sites, ${ab.sites.reduce((a, x) => a + x.pages.length, 0)} pages (${ab.source})`);
+console.log(`methods: ${methods.map((m) => `${m.name}${m.tune ? ' (cross-validated)' : ''}`).join(', ')}; % of perfect-predictor`);
+const worst = new Map(methods.map((m) => [m.name, { pct: Infinity, where: '', split: null as Measured | null }]));
+const width = Math.max(...methods.map((m) => m.name.length), 8) + 1;
+let scenario = '';
+for (const c of cells) {
+  if (c.scenario !== scenario) {
+    scenario = c.scenario;
+    console.log(`\n${scenario}`);
+    console.log(['set'.padEnd(16), 'N'.padStart(5), 'perfect-pred'.padStart(13), ...methods.map((m) => m.name.padStart(width))].join(' '));
   }
-}
-// limit.py's own page sets through the same reference code: its numbers exactly, when it has run here.
-const limitPy = join(root, 'pagesets.json');
-if (existsSync(limitPy)) {
-  const ps = JSON.parse(readFileSync(limitPy, 'utf8')) as Record<string, { group: string; pages: string[][]; edges: number[][] }>;
-  const ids = new Map<string, number>();
-  const id = (u: string) => ids.get(u) ?? (ids.set(u, ids.size), ids.size - 1);
-  const theirs: PageSet[] = Object.entries(ps).map(([name, x]) => ({ name, group: x.group, pages: x.pages.map((p) => p.map(id)), edges: x.edges }));
-  console.log(`\nthe references of limit.py's page sets (${limitPy}), for comparison with its output:`);
-  for (const [name, groups] of [['all', ['A', 'B']], ['A', ['A']], ['B', ['B']]] as const) {
-    const refs = references(theirs.filter((x) => (groups as readonly string[]).includes(x.group ?? '')), budgets);
-    for (const [N, r] of refs) console.log(`${name.padEnd(4)} ${String(N).padStart(5)} ${String(r.bfsOracle).padStart(10)} ${String(r.perfectPredictor).padStart(17)} ${String(r.limit).padStart(7)}`);
-  }
-}
-if (nSubsets > 0) {
-  const picks = subsets(all.length, Math.min(10, all.length), nSubsets, 1);
-  console.log(`\n${nSubsets} random 10-site subsets of all ${all.length}: % of perfect-predictor, min / median / max`);
-  console.log(['N'.padStart(5), ...methods.map((m) => m.name.padStart(22))].join(' '));
   for (const N of budgets) {
-    const cells = methods.map((m) => {
-      const xs = picks.map((keep) => {
-        const c = measure(m, web, sets, keep, N);
-        return percentOf(c.pairs, c.perfectPredictor);
-      }).sort((a, b) => a - b);
-      return `${f1(xs[0]!)} ${f1(xs[Math.floor(xs.length / 2)]!)} ${f1(xs.at(-1)!)}`.padStart(22);
+    const got = methods.map((m) => measure(m, c.web, c.sets, c.keep, N));
+    const pp = got[0]!.perfectPredictor;
+    console.log([c.set.padEnd(16), String(N).padStart(5), String(pp).padStart(13), ...got.map((g) => f1(percentOf(g.pairs, g.perfectPredictor)).padStart(width))].join(' '));
+    got.forEach((g, k) => {
+      const w = worst.get(methods[k]!.name)!;
+      const pct = percentOf(g.pairs, g.perfectPredictor);
+      if (pct < w.pct) Object.assign(w, { pct, where: `${c.scenario} ${c.set} N=${N}`, split: g, cell: c });
     });
-    console.log([String(N).padStart(5), ...cells].join(' '));
+  }
+}
+console.log(`\nworst cell of each method (% of perfect-predictor):`);
+for (const m of methods) {
+  const w = worst.get(m.name)!;
+  console.log(`${m.name.padEnd(width)} ${f1(w.pct)}  ${w.where}`);
+}
+// Where the default's budget went in its worst cell, site by site.
+const d = worst.get(methods[0]!.name)! as { pct: number; where: string; split: Measured | null; cell?: Cell };
+if (d.split && d.cell) {
+  console.log(`\nwhere the budget went: ${methods[0]!.name}, ${d.where} (pulls and (site, external URL) pairs; the perfect-predictor's split beside)`);
+  console.log(['site'.padEnd(34), 'group'.padEnd(5), 'pulls'.padStart(6), 'pairs'.padStart(7), 'pp pages'.padStart(9), 'pp pairs'.padStart(9)].join(' '));
+  for (const [i, x] of [...d.split.sites].sort((a, b) => a[0] - b[0])) {
+    const site = d.cell.web.sites[i]!;
+    console.log([site.host.slice(0, 34).padEnd(34), String(site.group ?? '').padEnd(5), String(x.pulls).padStart(6), String(x.pairs).padStart(7), String(x.ppPages).padStart(9), String(x.ppPairs).padStart(9)].join(' '));
   }
 }
 console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s`);

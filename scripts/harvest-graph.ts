@@ -18,22 +18,26 @@ import { buildGraph } from '../src/harvest/graph-build.js';
 import { loadGraph, saveGraph, type WebGraph } from '../src/harvest/page-graph.js';
 import { defaults } from '../src/store/settings.js';
 import { nestedSites, siteRule } from '../src/url/scope.js';
-import { caFile, ensureSites, root, startProxy } from './replay-root.js';
+import { ensureSites, root, rootC, startProxy } from './replay-root.js';
 
 export const graphFile = join(root, 'beebot-graph.json.gz');
 
-/** The cached graph, built first (in a child process that trusts the replay web's CA) when missing. */
-export function ensureGraph(file = graphFile): WebGraph {
+/** The cached graph of a replay web root, built first (in a child process that trusts the root's CA) when missing. */
+export function ensureGraph(file = graphFile, dir = root, catalog = 'catalog.tsv'): WebGraph {
   if (!existsSync(file)) {
     // The replay web first: the child reads NODE_EXTRA_CA_CERTS when it starts, so the CA must
     // exist by then (else every https origin fails and its pages look robots-denied).
-    ensureSites();
-    console.error(`building the page graph of ${root} into ${file} (about a minute)`);
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), file], { stdio: 'inherit', env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } });
+    ensureSites(dir, catalog);
+    console.error(`building the page graph of ${dir} into ${file} (about a minute)`);
+    const env = { ...process.env, REPLAY_ROOT: dir, NODE_EXTRA_CA_CERTS: join(dir, 'tls/ca.pem') };
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), file], { stdio: 'inherit', env });
     if (r.status !== 0) throw new Error('building the page graph failed');
   }
   return loadGraph(file);
 }
+
+/** Set C's graph (catalog-c.tsv: 24 small sites of other generators, some almost barren). */
+export const ensureGraphC = (): WebGraph => ensureGraph(join(rootC, 'beebot-graph.json.gz'), rootC, 'catalog-c.tsv');
 
 async function build(out: string): Promise<void> {
   const s = { ...defaults, delay: 0 };

@@ -11,17 +11,20 @@ export const bin = resolve(here, '../../bin/beebot.js');
 export const shared = resolve(here, '../../../shared/replay-web');
 /** REPLAY_ROOT (default ~/.cache/beebot-devweb) holds the sites; made by setup.sh when missing. */
 export const root = process.env.REPLAY_ROOT ?? join(homedir(), '.cache/beebot-devweb');
+/** REPLAY_ROOT_C (default ~/.cache/beebot-devweb-c) holds set C (catalog-c.tsv: small sites, some almost barren). */
+export const rootC = process.env.REPLAY_ROOT_C ?? join(homedir(), '.cache/beebot-devweb-c');
 /** The trusted CA for the replay web's https:// links. */
 export const caFile = join(root, 'tls/ca.pem');
 
-export function ensureSites(): { url: string; host: string; group: string }[] {
-  if (!existsSync(join(root, 'sites.tsv')) && !existsSync(join(root, 'seeds.tsv'))) {
-    console.error(`setting up the replay web in ${root} (apt-get download, a few minutes)`);
-    const r = spawnSync('bash', [join(shared, 'setup.sh'), root, '--no-measure'], { stdio: 'inherit' });
+/** The sites of a replay web root (made by setup.sh from `catalog` when missing). */
+export function ensureSites(dir = root, catalog = 'catalog.tsv'): { url: string; host: string; group: string }[] {
+  if (!existsSync(join(dir, 'sites.tsv')) && !existsSync(join(dir, 'seeds.tsv'))) {
+    console.error(`setting up the replay web in ${dir} (apt-get download, a few minutes)`);
+    const r = spawnSync('bash', [join(shared, 'setup.sh'), '--catalog', join(shared, catalog), dir, '--no-measure'], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error('replay-web setup failed');
   }
-  const file = existsSync(join(root, 'sites.tsv')) ? 'sites.tsv' : 'seeds.tsv';
-  const rows = readFileSync(join(root, file), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const file = existsSync(join(dir, 'sites.tsv')) ? 'sites.tsv' : 'seeds.tsv';
+  const rows = readFileSync(join(dir, file), 'utf8').trim().split('\n').map((l) => l.split('\t'));
   // sites.tsv: host, start, group, ...; seeds.tsv: host, start, group, package
   return rows.filter((r) => r[1]?.startsWith('http')).map((r) => ({ host: r[0]!, url: r[1]!, group: r[2]! }));
 }

@@ -27,29 +27,32 @@ describe('link value', () => {
   const other = cues('http://s/guide/intro.html', 'intro', 'div.toc>li');
 
   it('is the cue model\'s prediction: a sibling of a paying block is worth its smoothed mean', () => {
-    // site mean (2+12+6)/3 = 20/3; cross-site prior of p:ul.changes>li = (18 + 3·20/3)/(2+3) = 38/5;
-    // per site: (18 + 3·38/5)/(2+3) = 204/25
+    // the site's belief (site-belief.ts, the start page left out): its mean (12+6)/2 = 9 shrunk by one
+    // page of the crawl's mean (9 + 1)/2 = 5: (18 + 5)/3 = 23/3; cross-site prior of
+    // p:ul.changes>li = (18 + 3·23/3)/(2+3) = 41/5; per site: (18 + 3·41/5)/(2+3) = 213/25
     expect(blockOf(sibling)).toBe('p:ul.changes>li');
-    expect(linkValue(model, 1, sibling, { explore: 0 })).toBeCloseTo(204 / 25, 10);
-    // a link of a block never tried: the site mean
-    expect(linkValue(model, 1, other, { explore: 0 })).toBeCloseTo(20 / 3, 10);
+    expect(model.siteBelief(1)).toBeCloseTo(23 / 3, 10);
+    expect(linkValue(model, 1, sibling, { explore: 0 })).toBeCloseTo(213 / 25, 10);
+    // a link of a block never tried: the site's belief
+    expect(linkValue(model, 1, other, { explore: 0 })).toBeCloseTo(23 / 3, 10);
   });
 
   it('adds optimism for an untried block, shrinking with the block\'s pulls', () => {
-    expect(linkValue(model, 1, other, { explore: 1 })).toBeCloseTo(20 / 3 + 20 / 3, 10);
-    expect(linkValue(model, 1, sibling, { explore: 1 })).toBeCloseTo(204 / 25 + 20 / 3 / Math.sqrt(3), 10);
+    // as a multiple of the site's mean over all its pages, (2+12+6)/3
+    expect(linkValue(model, 1, other, { explore: 1 })).toBeCloseTo(23 / 3 + 20 / 3, 10);
+    expect(linkValue(model, 1, sibling, { explore: 1 })).toBeCloseTo(213 / 25 + 20 / 3 / Math.sqrt(3), 10);
   });
 
   it('leaves out the kinds of cue it is told to (ablation)', () => {
-    // without the block and URL words, the sibling only has its anchor "v3", never seen: the site mean
-    expect(linkValue(model, 1, sibling, { explore: 0, drop: ['p', 'u'] })).toBeCloseTo(20 / 3, 10);
+    // without the block and URL words, the sibling only has its anchor "v3", never seen: the site's belief
+    expect(linkValue(model, 1, sibling, { explore: 0, drop: ['p', 'u'] })).toBeCloseTo(23 / 3, 10);
   });
 
   it('is the priority of --order value, in the same unit on every site', () => {
     const link = { cues: sibling, cash: 0, inherit: 0, dist: 0, inlinks: 0 };
-    expect(priorityOf('value', model, 1, link, 3)).toBeCloseTo(204 / 25, 10);
-    // a site that fetched nothing yet: a block with no pulls anywhere predicts 0
-    expect(priorityOf('value', model, 2, { ...link, cues: other }, 0)).toBe(0);
+    expect(priorityOf('value', model, 1, link, 3)).toBeCloseTo(213 / 25, 10);
+    // a site that fetched nothing yet: a block with no pulls anywhere predicts the crawl's mean, not 0
+    expect(priorityOf('value', model, 2, { ...link, cues: other }, 0)).toBeCloseTo(5, 10);
   });
 });
 
@@ -164,14 +167,16 @@ describe('the shipped cue prior (data/cue-prior.json)', () => {
 });
 
 describe('the value order\'s stored priorities', () => {
-  it('are a page\'s value over its site\'s mean (at least 1), in quarter octaves, and go back in URLs a page', () => {
+  it('are a page\'s value over its site\'s believed yield (at least 1), in quarter octaves, and go back in URLs a page, made optimistic', () => {
     expect(relativeValue(12, 4)).toBeCloseTo(2 ** 1.5, 12); // 3 times the mean: log2 1.58 rounds to 1.5
     expect(relativeValue(4, 4)).toBe(1);
     expect(relativeValue(4.3, 4)).toBe(1); // within an eighth of an octave of the mean: unchanged
     expect(relativeValue(0.5, 0.2)).toBeCloseTo(2 ** -1, 12); // a mean under 1 counts as 1
     expect(relativeValue(0, 3)).toBe(0);
-    expect(absoluteValue(2, 5)).toBe(10);
-    expect(absoluteValue(2, 0.5)).toBe(2);
+    expect(absoluteValue(2, 5, 5)).toBe(10);
+    expect(absoluteValue(2, 0.5, 0.5)).toBe(2);
+    expect(absoluteValue(2, 5, 7.5)).toBe(15); // made optimistic by the site's doubt: times 7.5 / 5
+    expect(absoluteValue(2, 0, 0)).toBe(0);
   });
 
   it('are scored again every 25 pulls of the site and after a pull that paid; a queue over k - 1 spans of 2,000 pages whole k times less often, and not after a pull that paid', () => {

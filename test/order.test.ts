@@ -187,7 +187,7 @@ const crawlOrder = async (name: string, ...args: string[]) => {
 
 describe('--order best-first', () => {
   it('reaches the hub page long before breadth-first does, and keeps the level cap', async () => {
-    const bfs = await crawlOrder('bfs');
+    const bfs = await crawlOrder('bfs', '--order', 'bfs');
     const best = await crawlOrder('best', '--order', 'best-first');
     const at = (o: string[]) => o.indexOf('/more/hub/links.html');
     expect(at(bfs.order)).toBe(bfs.order.length - 3); // level 2, after every level-2 page of the dull sections

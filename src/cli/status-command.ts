@@ -1,6 +1,9 @@
 import { Command } from 'commander';
 import type { HostPoliteness } from '../store/politeness.js';
-import { readStatus } from '../store/status.js';
+import { readStatus, type Status } from '../store/status.js';
+import { barelyCrawled, barelyCrawledLine } from '../bandit/barely-crawled.js';
+import { readSettings } from '../store/settings.js';
+import type { Db } from '../db/db.js';
 import { isTty, printJson, withReadDb } from './context.js';
 import { screen } from '../markup/terminal-text.js';
 import { formatTable } from './table.js';
@@ -42,6 +45,7 @@ export function statusCommand(): Command {
           const shown = problems.slice(0, SITEMAP_PROBLEMS_SHOWN).concat(problems.length > SITEMAP_PROBLEMS_SHOWN ? [`and ${problems.length - SITEMAP_PROBLEMS_SHOWN} more (--json)`] : []);
           for (const p of shown) process.stdout.write((tty ? (l: string) => fit(screen(l), width) : (l: string) => l)(`${s.short ?? new URL(s.url).hostname}: sitemap not read: ${p}`) + '\n');
         }
+        for (const l of barelyCrawledLines(db, st)) process.stdout.write((tty ? (x: string) => fit(screen(x), width) : (x: string) => x)(l) + '\n');
         const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
         process.stdout.write(`budget: ${budget}; max level ${st.max_level}; reward: ${st.reward}\n`);
         if (st.focus) process.stdout.write(`focus: "${st.focus.topic.slice(0, 80)}"; relevant: cosine similarity >= ${st.focus.threshold}\n`);
@@ -53,6 +57,13 @@ export function statusCommand(): Command {
 }
 
 const SITEMAP_PROBLEMS_SHOWN = 3;
+
+/** A line for each site the scheduler gave few pages while it still had some queued (bandit/barely-crawled.ts). */
+export function barelyCrawledLines(db: Db, st: Status = readStatus(db)): string[] {
+  const sites = st.sites.map((s) => ({ name: s.short ?? new URL(s.url).hostname, fetched: s.pages_fetched, frontier: s.frontier, open: s.state === 'crawling' || s.state === 'pending' }));
+  const policy = readSettings(db).policy;
+  return barelyCrawled(sites).map((s) => barelyCrawledLine(s, policy));
+}
 
 /** Columns a terminal table leaves out unless --wide: the rest fits 80 columns. */
 const NARROW_LEFT_OUT = new Set(['deepest', 'internal', 'files', 'skipped', 'bad', 'reward', 'politeness']);

@@ -73,12 +73,14 @@ export class CrawlOrder implements LinkOrder {
   private priority(siteId: number, state: LinkState, sitePages: number): number {
     if (this.topic) return focusedPriority(this.order, state, this.neighbourhood(siteId, state.cues));
     const p = priorityOf(this.order, this.model, siteId, state, sitePages, this.value);
-    return this.order === 'value' ? relativeValue(p, this.model.siteMean(siteId)) : p;
+    return this.order === 'value' ? relativeValue(p, this.model.siteBelief(siteId)) : p;
   }
 
   /** A queued page's priority in one unit for every site (the pages scheduler compares sites by it). */
   worth(siteId: number, priority: number): number {
-    return this.order === 'value' && !this.topic && priority !== START ? absoluteValue(priority, this.model.siteMean(siteId)) : priority;
+    return this.order === 'value' && !this.topic && priority !== START
+      ? absoluteValue(priority, this.model.siteBelief(siteId), this.model.siteIndex(siteId))
+      : priority;
   }
 
   children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[] {

@@ -4,7 +4,8 @@ import type { Order } from '../order/priority.js';
 import type { ValueParams } from '../order/link-value.js';
 import { subGraph, type WebGraph } from './page-graph.js';
 import type { PageSet } from './references.js';
-import { references, type References } from './references.js';
+import { perfectPredictor, references, type References } from './references.js';
+import { oracle } from '../bandit/oracle.js';
 import { replay } from './replay.js';
 
 /**
@@ -23,16 +24,36 @@ export interface Measured {
   pairs: number;
   bfsOracle: number;
   perfectPredictor: number;
+  /** where the budget went, by site (index in the graph): the method's pulls and pairs, and the perfect-predictor's */
+  sites: Map<number, SiteSplit>;
+}
+
+export interface SiteSplit {
+  pulls: number;
+  pairs: number;
+  ppPages: number;
+  ppPairs: number;
+}
+
+/** The references of some sites at n pages, and the perfect-predictor's pages and pairs by site (in `sites` order). */
+export interface SplitReferences extends References {
+  ppSplit: { pages: number; pairs: number }[];
 }
 
 /** The references of some sites at n pages, worked out once per page sets (they cost more than a replay at large N). */
-const refCache = new WeakMap<readonly PageSet[], Map<string, References>>();
-export function cachedReferences(sets: readonly PageSet[], sites: readonly number[], n: number): References {
+const refCache = new WeakMap<readonly PageSet[], Map<string, SplitReferences>>();
+export function cachedReferences(sets: readonly PageSet[], sites: readonly number[], n: number): SplitReferences {
   let m = refCache.get(sets);
   if (!m) refCache.set(sets, (m = new Map()));
   const key = `${sites.join(',')}/${n}`;
   let r = m.get(key);
-  if (!r) m.set(key, (r = references(sites.map((i) => sets[i]!), [n]).get(n)!));
+  if (!r) {
+    const chosen = sites.map((i) => sets[i]!);
+    const seqs = chosen.map((s) => perfectPredictor(s, n));
+    const { allocation } = oracle(seqs, n);
+    const ppSplit = allocation.map((pages, j) => ({ pages, pairs: seqs[j]!.slice(0, pages).reduce((a, x) => a + x, 0) }));
+    m.set(key, (r = { ...references(chosen, [n]).get(n)!, ppSplit }));
+  }
   return r;
 }
 
@@ -75,10 +96,16 @@ export function measure<P>(
     const { policy, order, value } = m.make(params);
     const r = replay(g, { policy, order, value, budget: n, seed: 1 });
     const refs = cachedReferences(sets, sites, n);
-    return { pairs: r.pairs.at(-1) ?? 0, bfsOracle: refs.bfsOracle, perfectPredictor: refs.perfectPredictor };
+    const split = new Map(sites.map((i, j) => [i, { pulls: 0, pairs: 0, ppPages: refs.ppSplit[j]!.pages, ppPairs: refs.ppSplit[j]!.pairs }]));
+    for (const p of r.pulls) {
+      const x = split.get(sites[p.site - 1]!)!;
+      x.pulls++;
+      x.pairs += p.urls;
+    }
+    return { pairs: r.pairs.at(-1) ?? 0, bfsOracle: refs.bfsOracle, perfectPredictor: refs.perfectPredictor, sites: split };
   };
   if (!m.tune) return run(keep, N, undefined);
-  const total: Measured = { pairs: 0, bfsOracle: 0, perfectPredictor: 0 };
+  const total: Measured = { pairs: 0, bfsOracle: 0, perfectPredictor: 0, sites: new Map() };
   for (const f of folds(keep.length, o.k ?? 5, o.seed ?? 1)) {
     const held = f.map((i) => keep[i]!);
     const params = m.tune(subGraph(web, (_, i) => !held.includes(i)));
@@ -86,6 +113,7 @@ export function measure<P>(
     total.pairs += got.pairs;
     total.bfsOracle += got.bfsOracle;
     total.perfectPredictor += got.perfectPredictor;
+    for (const [i, x] of got.sites) total.sites.set(i, x);
   }
   return total;
 }

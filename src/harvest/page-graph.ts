@@ -80,3 +80,28 @@ export function loadGraph(path: string): WebGraph {
 
 /** The graph restricted to some of its sites (the external URL tables stay whole). */
 export const subGraph = (g: WebGraph, keep: (s: SiteGraph, i: number) => boolean): WebGraph => ({ ...g, sites: g.sites.filter(keep) });
+
+/**
+ * Two graphs' sites in one web (a barren set mixed into another): the second's external URLs and
+ * hosts renumbered into the first's tables, so a URL both link to counts once.
+ */
+export function mergeGraphs(a: WebGraph, b: WebGraph): WebGraph {
+  const urls = [...a.urls];
+  const urlHost = [...a.urlHost];
+  const hosts = [...a.hosts];
+  const urlIds = new Map(urls.map((u, i) => [u, i]));
+  const hostIds = new Map(hosts.map((h, i) => [h, i]));
+  const hostOf = (h: string) => hostIds.get(h) ?? (hostIds.set(h, hosts.length), hosts.push(h), hosts.length - 1);
+  const urlOf = (i: number) => {
+    const u = b.urls[i]!;
+    let id = urlIds.get(u);
+    if (id === undefined) {
+      urlIds.set(u, (id = urls.length));
+      urls.push(u);
+      urlHost.push(hostOf(b.hosts[b.urlHost[i]!]!));
+    }
+    return id;
+  };
+  const sites = b.sites.map((s) => ({ ...s, pages: s.pages.map((p) => ({ ...p, ext: p.ext.map(urlOf) })) }));
+  return { source: `${a.source} + ${b.source}`, maxLevel: Math.min(a.maxLevel, b.maxLevel), urls, urlHost, hosts, sites: [...a.sites, ...sites] };
+}

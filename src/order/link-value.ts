@@ -35,7 +35,7 @@ export const blockOf = (cues: readonly string[]): string | undefined => cues.fin
 
 export function linkValue(model: CueModel, siteId: number, all: readonly string[], p: ValueParams = VALUE_DEFAULTS): number {
   const cues = p.drop?.length ? all.filter((c) => !p.drop!.includes(c.slice(0, c.indexOf(':')))) : all;
-  const predicted = model.predict(siteId, cues);
+  const predicted = model.predict(siteId, cues, model.siteBelief(siteId));
   const block = blockOf(cues);
   const tried = block === undefined ? model.sitePages(siteId) : model.siteCount(siteId, block);
   return predicted + (p.explore * model.siteMean(siteId)) / Math.sqrt(1 + tried);
@@ -52,5 +52,11 @@ export function relativeValue(value: number, siteMean: number): number {
   return r > 0 ? 2 ** (Math.round(Math.log2(r) * 4) / 4) : 0;
 }
 
-/** A relative priority back in URLs a page, with the site's mean now: what the pages scheduler compares across sites. */
-export const absoluteValue = (relative: number, siteMean: number): number => relative * Math.max(siteMean, 1);
+/**
+ * A relative priority back in URLs a page, with the site's belief now (the link's lift times the
+ * site's believed yield), made optimistic: times the site's optimistic yield over its believed
+ * one (site-belief.ts). What the pages scheduler compares across sites.
+ */
+export function absoluteValue(relative: number, belief: number, optimistic: number): number {
+  return belief > 0 ? (relative * Math.max(belief, 1) * optimistic) / belief : 0;
+}

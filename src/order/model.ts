@@ -1,3 +1,5 @@
+import { believedYield, crawlMean, optimisticYield } from './site-belief.js';
+
 /**
  * What a best-first crawl has learned of each site's links: for every cue (cues.ts), how many
  * fetched pages had it and the new external URLs those pages gave. A link's predicted yield is
@@ -29,6 +31,14 @@ export class CueModel {
   private sites = new Map<number, Map<string, CueStats>>();
   private all = new Map<string, CueStats>();
   private siteTotals = new Map<number, CueStats>();
+  /**
+   * What each site's belief is learned from (site-belief.ts): its pages after the first. The start
+   * page holds the site's template links, new once, and says little of the pages behind it: a
+   * start page without external links does not condemn a site, nor does a rich one crown it.
+   */
+  private evidence = new Map<number, CueStats>();
+  /** the sum of the sites' means over that evidence (the crawl's mean) */
+  private sumOfMeans = 0;
 
   constructor(private prior: CuePrior | null = null) {}
 
@@ -53,6 +63,14 @@ export class CueModel {
     total.n++;
     total.sum += reward;
     this.siteTotals.set(siteId, total);
+    if (total.n > 1) {
+      const e = this.evidence.get(siteId) ?? { n: 0, sum: 0 };
+      if (e.n > 0) this.sumOfMeans -= e.sum / e.n;
+      e.n++;
+      e.sum += reward;
+      this.sumOfMeans += e.sum / e.n;
+      this.evidence.set(siteId, e);
+    }
     let site = this.sites.get(siteId);
     if (!site) this.sites.set(siteId, (site = new Map()));
     for (const c of cues) {
@@ -71,6 +89,21 @@ export class CueModel {
     return t && t.n > 0 ? t.sum / t.n : 0;
   }
 
+  /** The crawl's mean yield per page, the prior of every site's belief (site-belief.ts). */
+  crawlMean(): number {
+    return crawlMean(this.sumOfMeans, this.evidence.size, this.prior?.mean ?? 1);
+  }
+
+  /** The site's believed yield per page: its own mean shrunk towards the crawl's. */
+  siteBelief(siteId: number): number {
+    return believedYield(this.evidence.get(siteId) ?? { n: 0, sum: 0 }, this.crawlMean());
+  }
+
+  /** The site's optimistic yield per page: its belief plus its doubt. */
+  siteIndex(siteId: number): number {
+    return optimisticYield(this.evidence.get(siteId) ?? { n: 0, sum: 0 }, this.crawlMean());
+  }
+
   /** Fetched pages of the site learned from. */
   sitePages(siteId: number): number {
     return this.siteTotals.get(siteId)?.n ?? 0;
@@ -81,9 +114,8 @@ export class CueModel {
     return this.sites.get(siteId)?.get(cue)?.n ?? 0;
   }
 
-  /** Predicted new external URLs of a page reached by a link with these cues. */
-  predict(siteId: number, cues: readonly string[]): number {
-    const siteMean = this.siteMean(siteId);
+  /** Predicted new external URLs of a page reached by a link with these cues, the site's own yield being `siteMean`. */
+  predict(siteId: number, cues: readonly string[], siteMean = this.siteMean(siteId)): number {
     const site = this.sites.get(siteId);
     let best = siteMean;
     for (const c of cues) {

@@ -1,0 +1,31 @@
+/**
+ * Sites the scheduler gave few pages while their frontier still held some: an adaptive crawl
+ * spends the budget where the links are, so such a site's counts say where the crawl went, not
+ * that the site links to nothing. Named in the crawl's summary, `status` and the report, so that
+ * nobody reads its 0 external URLs as a finding. Pure.
+ */
+export interface SiteCoverage {
+  name: string;
+  fetched: number;
+  /** queued pages up to max-level */
+  frontier: number;
+  /** still crawlable: not capped, not unavailable */
+  open: boolean;
+}
+
+/** A site is barely crawled below this share of the pages an even split would have given it. */
+export const BARELY_SHARE = 0.1;
+
+export function barelyCrawled<T extends SiteCoverage>(sites: readonly T[]): T[] {
+  const fetched = sites.reduce((a, s) => a + s.fetched, 0);
+  const even = fetched / Math.max(1, sites.length);
+  return sites.filter((s) => s.open && s.frontier > 0 && s.fetched < BARELY_SHARE * even);
+}
+
+/** What crawls every site evenly under this scheduler: the pages scheduler splits evenly without values, the others with round-robin. */
+export const evenHint = (policy: string): string => (policy === 'pages' ? '--order bfs' : '--policy round-robin');
+
+/** `pg: 1 page, 340 queued: the scheduler found better pages elsewhere; --order bfs crawls every site evenly` */
+export function barelyCrawledLine(s: SiteCoverage, policy: string): string {
+  return `${s.name}: ${s.fetched} page${s.fetched === 1 ? '' : 's'}, ${s.frontier} queued: the scheduler found better pages elsewhere; ${evenHint(policy)} crawls every site evenly`;
+}
