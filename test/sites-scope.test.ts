@@ -127,7 +127,7 @@ describe('sitemap parsing (pure)', () => {
 const html = (...links: string[]) => `<html><body>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 let port = 0;
 let server: Awaited<ReturnType<typeof servePages>>;
-const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'slow.test', 'heavy.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
+const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'slow.test', 'heavy.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test', 'nest.test'];
 const crawl = (db: string, ...args: string[]) =>
   beebot(['crawl', '--delay', '0', '--concurrency', '1', '--budget', 'none', ...hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]), ...args], { db });
 /** Run `f` on a new database in a temporary directory, removed after. */
@@ -201,6 +201,13 @@ beforeAll(async () => {
     'par.test/a': html(),
     'par.test/b': html(),
     'other.test/': html(),
+    // a host whose /dept/ folder becomes a prefix site of its own after the host was crawled
+    'nest.test/': html('/dept/', '/other/'),
+    'nest.test/dept/': html('/dept/a.html', '/dept/auth/x.html', '/other/', 'http://other.test/'),
+    'nest.test/dept/a.html': html('/'),
+    'nest.test/dept/auth/x.html': html('http://other.test/auth'),
+    'nest.test/other/': html('/dept/a.html', '/other/more.html'),
+    'nest.test/other/more.html': html(),
   };
   // the pages name their port: the server reads this record on each request, filled once the port is known
   const pages: Record<string, string | RawFile> = {};
@@ -246,6 +253,52 @@ describe('prefix sites on one host', () => {
     const map = await beebot(['map', 'lab', join(dir, 'lab.json')], { db });
     expect(map.code, map.stderr).toBe(0);
     expect(readFileSync(join(dir, 'lab.json'), 'utf8')).toContain('/dept/lab/l1.html');
+    }));
+});
+
+describe('a prefix site inside a host site, added after the host was crawled', () => {
+  // What each site must end with, whichever way it came about: a page is the most specific site's,
+  // fetched once; each site's links into the other are external.
+  async function expectOwned(db: string): Promise<void> {
+    const pages = rows<{ site_id: number; url: string; level: number; status: string; note: string | null }>(db, 'SELECT site_id, url, level, status, note FROM pages ORDER BY site_id, url')
+      .map((p) => `${p.site_id} ${new URL(p.url).pathname} ${p.level} ${p.status}${p.note ? ` ${p.note}` : ''}`);
+    expect(pages).toEqual([
+      '1 / 0 done', '1 /other/ 1 done', '1 /other/more.html 2 done',
+      '2 /dept/ 0 done', '2 /dept/a.html 1 done', '2 /dept/auth/x.html 1 excluded excluded by */auth/*',
+    ]);
+    const ext = rows<{ site_id: number; page: string; url: string }>(db, 'SELECT e.site_id, p.url AS page, e.url FROM external_links e JOIN pages p ON p.id = e.page_id ORDER BY e.site_id, p.url, e.url')
+      .map((e) => `${e.site_id} ${new URL(e.page).pathname} ${e.url.replace(`:${port}`, '')}`);
+    expect(ext).toEqual([
+      '1 / http://nest.test/dept/', '1 /other/ http://nest.test/dept/a.html',
+      '2 /dept/ http://nest.test/other/', '2 /dept/ http://other.test/', '2 /dept/a.html http://nest.test/',
+    ]);
+    const fetched = rows<{ site_id: number; url: string }>(db, 'SELECT f.site_id, p.url FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.site_id, p.url')
+      .map((f) => `${f.site_id} ${new URL(f.url).pathname}`);
+    expect(fetched).toEqual(['1 /', '1 /other/', '1 /other/more.html', '2 /dept/', '2 /dept/a.html']);
+    const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: Record<string, unknown>[] };
+    expect(status.sites.map((s) => [s.pages_fetched, s.deepest_level, s.internal, s.external, s.external_hosts])).toEqual([[3, 2, 3, 2, 1], [2, 1, 3, 3, 2]]);
+    // the host site's links into the prefix site are links to another site: its own host is among its outside hosts
+    const own = JSON.parse((await beebot(['hosts', '--site', 'host', '--json'], { db })).stdout) as { host: string; links: number }[];
+    expect(own.map((h) => [h.host, h.links])).toEqual([['nest.test', 2]]);
+  }
+  const nestRequests = () => server.requests.filter((q) => q.startsWith('nest.test/dept'));
+
+  it('seeds add moves the pages the host site stored there to the prefix site: none is fetched twice, each is counted once', () =>
+    inTempDb(async (db) => {
+    const before = nestRequests().length;
+    expect((await beebot(['seeds', 'add', u('nest.test'), '--short', 'host'], { db })).code).toBe(0);
+    const first = await crawl(db, '--max-level', '1');
+    expect(first.code, first.stderr).toBe(0);
+    const add = await beebot(['seeds', 'add', u('nest.test', '/dept/'), '--scope', 'prefix', '--exclude', '*/auth/*', '--short', 'dept'], { db });
+    expect([add.code, add.stdout]).toEqual([0, '2\n']);
+    expect(add.stderr).toBe(
+      `site 2 (nest.test/dept/) lies inside site 1 (nest.test): its pages are site 2's from now on, and links between the two sites count as external\n` +
+        `3 pages site 1 had stored are site 2's now (1 fetched, not fetched again)\n`,
+    );
+    const second = await crawl(db);
+    expect(second.code, second.stderr).toBe(0);
+    expect(nestRequests().slice(before).sort()).toEqual(['nest.test/dept/', 'nest.test/dept/a.html']);
+    await expectOwned(db);
     }));
 });
 

@@ -3,10 +3,11 @@ import { confirm } from './confirm.js';
 import { Command } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { parseSeedUrl } from '../url/url.js';
-import { boundsKey } from '../url/scope.js';
+import { boundsKey, overlapsOf, siteLabel, type SiteRule } from '../url/scope.js';
+import type { PagesGiven } from '../db/page-owners.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
-import { deleteSite, findDuplicate, insertSites, listSites, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
+import { addSites, deleteSite, findDuplicate, listSites, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
 import { decodeSeedFile, parseSeedFile, seedFileText, seedOf, SEED_COLUMNS, type SeedFields } from './seed-file.js';
 import { writeWhole } from './write-file.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
@@ -33,8 +34,9 @@ export function seedsCommand(): Command {
       if (typeof seed === 'string') throw new UsageError(seed);
       await withDb(cmd, (db) => {
         checkNew(db, seed);
-        const [id] = insertSites(db, [seed], readSettings(db).normalize, readSettings(db)['session-ids']);
-        process.stdout.write(`${id}\n`);
+        const { ids, given } = addSites(db, [seed], readSettings(db));
+        process.stdout.write(`${ids[0]}\n`);
+        for (const line of overlapNotes(db, ids, given)) process.stderr.write(`${line}\n`);
       });
     });
 
@@ -67,9 +69,10 @@ export function seedsCommand(): Command {
             existing.set(key, r.url.href);
           }
         }
-        const ids = insertSites(db, added, settings.normalize, settings['session-ids']);
+        const { ids, given } = addSites(db, added, settings);
         process.stdout.write(`added ${ids.length}, skipped ${skipped.length}\n`);
         for (const s of skipped) process.stdout.write(`skipped ${s}\n`);
+        for (const line of overlapNotes(db, ids, given)) process.stderr.write(`${line}\n`);
       });
     });
 
@@ -148,6 +151,29 @@ function checkNew(db: Db, seed: SeedInput): void {
   const rule = ruleOf({ url: seed.url.href, scope: seed.scope ?? null, include: null, exclude: null }, settings);
   const dup = findDuplicate(siteRules(db, settings).map((x) => ({ ...x.site, rule: x.rule })), rule);
   if (dup) throw new UsageError(`${seed.url.href} duplicates site ${dup.id} (${dup.url})`);
+}
+
+/**
+ * What adding sites means where they meet others: which site's pages are whose, that links
+ * between them are external, the pages an older site had stored that are the new one's now, and
+ * what a prefix seed's folder is.
+ */
+function overlapNotes(db: Db, added: readonly number[], given: readonly PagesGiven[]): string[] {
+  const sites = siteRules(db, readSettings(db));
+  const name = (x: { id: number; rule: SiteRule }) => `site ${x.id} (${siteLabel(x.rule)})`;
+  const notes: string[] = [];
+  for (const x of sites.filter((s) => added.includes(s.id))) {
+    const seedPath = new URL(x.site.url).pathname;
+    if (x.rule.path === '/') notes.push(`${name(x)} is the folder /: the whole host, as --scope host would be, and it owns every page of the host that no more specific site holds`);
+    else if (x.rule.path !== null && seedPath !== x.rule.path) notes.push(`${name(x)} is the folder ${x.rule.path} with every page under it, not ${seedPath} alone`);
+    const { within, holding } = overlapsOf(x.rule, sites.filter((s) => s.id !== x.id));
+    for (const o of within) notes.push(`${name(x)} lies inside ${name(o)}: its pages are site ${x.id}'s from now on, and links between the two sites count as external`);
+    for (const o of holding) notes.push(`${name(x)} holds ${name(o)}: site ${o.id}'s pages stay site ${o.id}'s, and links between the two sites count as external`);
+    for (const g of given.filter((g) => g.to === x.id)) {
+      notes.push(`${g.pages} ${g.pages === 1 ? 'page' : 'pages'} site ${g.from} had stored ${g.pages === 1 ? 'is' : 'are'} site ${x.id}'s now (${g.fetched} fetched, not fetched again)`);
+    }
+  }
+  return notes;
 }
 
 const collect = (v: string, all: string[]): string[] => [...all, v];

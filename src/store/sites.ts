@@ -5,6 +5,7 @@ import type { SessionIds } from '../url/session-ids.js';
 import type { RewardMode } from '../bandit/reward.js';
 import type { Db } from '../db/db.js';
 import { returning } from '../db/dialect.js';
+import { givePagesToOwners, type PagesGiven } from '../db/page-owners.js';
 import { fingerprint } from '../url/key-hash.js';
 import type { SiteScope } from '../page/classify.js';
 import type { Settings } from './settings.js';
@@ -124,6 +125,19 @@ export function insertSites(db: Db, seeds: readonly SeedInput[], mode: Normalize
       return id;
     }),
   ).immediate(); // see deleteLinks: a crawl may be writing
+}
+
+/**
+ * Add sites (insertSites) and give them the pages other sites had stored in their bounds, in one
+ * transaction: a site added inside another after a crawl owns its pages as if it had been there
+ * from the start (src/db/page-owners.ts).
+ */
+export function addSites(db: Db, seeds: readonly SeedInput[], s: Pick<Settings, 'scope' | 'normalize' | 'session-ids'>): { ids: number[]; given: PagesGiven[] } {
+  return db.transaction(() => {
+    const ids = insertSites(db, seeds, s.normalize, s['session-ids']);
+    const sites = siteRules(db, s).map((x) => ({ id: x.id, rule: x.rule }));
+    return { ids, given: givePagesToOwners(db, sites, new Set(ids)) };
+  }).immediate(); // see deleteLinks: a crawl may be writing
 }
 
 /** Remove a site and, by cascade, every link and fetch recorded for it. */
