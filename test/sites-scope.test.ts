@@ -15,6 +15,10 @@ import { beebot, tempDir } from './helpers/cli.js';
 import { servePages, type RawFile } from './helpers/page-server.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 import { rows } from './helpers/read-db.js';
+import Database from 'better-sqlite3';
+import { openDb } from '../src/db/db.js';
+import { migrations } from '../src/db/migrations.js';
+import { insertSites } from '../src/store/sites.js';
 
 const pattern = (s: string): UrlPattern => parseUrlPattern(s) as UrlPattern;
 const rule = (url: string, scope: Scope, include: string[] = [], exclude: string[] = []): SiteRule =>
@@ -298,6 +302,25 @@ describe('a prefix site inside a host site, added after the host was crawled', (
     const second = await crawl(db);
     expect(second.code, second.stderr).toBe(0);
     expect(nestRequests().slice(before).sort()).toEqual(['nest.test/dept/', 'nest.test/dept/a.html']);
+    await expectOwned(db);
+    }));
+
+  it('the migration mends a crawl where both sites fetched and counted the same pages', () =>
+    inTempDb(async (db) => {
+    expect((await beebot(['seeds', 'add', u('nest.test'), '--short', 'host'], { db })).code).toBe(0);
+    expect((await crawl(db, '--max-level', '1')).code).toBe(0);
+    // the prefix site added as an older beebot added it: its start page, nothing given to it
+    const d = openDb(db);
+    insertSites(d, [{ url: new URL(u('nest.test', '/dept/')), scope: 'prefix', short: 'dept', exclude: ['*/auth/*'] }], 'standard');
+    d.close();
+    const twice = await crawl(db);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(rows(db, `SELECT f.site_id FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.url LIKE '%/dept/a.html' ORDER BY f.site_id`)).toEqual([{ site_id: 1 }, { site_id: 2 }]);
+    const old = new Database(db);
+    old.pragma(`user_version = ${migrations.length - 1}`);
+    old.close();
+    const migrated = await beebot(['status'], { db }); // the first command to open it migrates it
+    expect(migrated.code, migrated.stderr).toBe(0);
     await expectOwned(db);
     }));
 });
