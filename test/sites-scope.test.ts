@@ -18,6 +18,7 @@ import { rows } from './helpers/read-db.js';
 import Database from 'better-sqlite3';
 import { openDb } from '../src/db/db.js';
 import { migrations } from '../src/db/migrations.js';
+import { PG_SCHEMA_VERSION } from '../src/db/pg/schema.js';
 import { insertSites } from '../src/store/sites.js';
 
 const pattern = (s: string): UrlPattern => parseUrlPattern(s) as UrlPattern;
@@ -260,69 +261,74 @@ describe('prefix sites on one host', () => {
     }));
 });
 
-describe('a prefix site inside a host site, added after the host was crawled', () => {
-  // What each site must end with, whichever way it came about: a page is the most specific site's,
-  // fetched once; each site's links into the other are external.
-  async function expectOwned(db: string): Promise<void> {
-    const pages = rows<{ site_id: number; url: string; level: number; status: string; note: string | null }>(db, 'SELECT site_id, url, level, status, note FROM pages ORDER BY site_id, url')
-      .map((p) => `${p.site_id} ${new URL(p.url).pathname} ${p.level} ${p.status}${p.note ? ` ${p.note}` : ''}`);
-    expect(pages).toEqual([
-      '1 / 0 done', '1 /other/ 1 done', '1 /other/more.html 2 done',
-      '2 /dept/ 0 done', '2 /dept/a.html 1 done', '2 /dept/auth/x.html 1 excluded excluded by */auth/*',
-    ]);
-    const ext = rows<{ site_id: number; page: string; url: string }>(db, 'SELECT e.site_id, p.url AS page, e.url FROM external_links e JOIN pages p ON p.id = e.page_id ORDER BY e.site_id, p.url, e.url')
-      .map((e) => `${e.site_id} ${new URL(e.page).pathname} ${e.url.replace(`:${port}`, '')}`);
-    expect(ext).toEqual([
-      '1 / http://nest.test/dept/', '1 /other/ http://nest.test/dept/a.html',
-      '2 /dept/ http://nest.test/other/', '2 /dept/ http://other.test/', '2 /dept/a.html http://nest.test/',
-    ]);
-    const fetched = rows<{ site_id: number; url: string }>(db, 'SELECT f.site_id, p.url FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.site_id, p.url')
-      .map((f) => `${f.site_id} ${new URL(f.url).pathname}`);
-    expect(fetched).toEqual(['1 /', '1 /other/', '1 /other/more.html', '2 /dept/', '2 /dept/a.html']);
-    const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: Record<string, unknown>[] };
-    expect(status.sites.map((s) => [s.pages_fetched, s.deepest_level, s.internal, s.external, s.external_hosts])).toEqual([[3, 2, 3, 2, 1], [2, 1, 3, 3, 2]]);
-    // the host site's links into the prefix site are links to another site: its own host is among its outside hosts
-    const own = JSON.parse((await beebot(['hosts', '--site', 'host', '--json'], { db })).stdout) as { host: string; links: number }[];
-    expect(own.map((h) => [h.host, h.links])).toEqual([['nest.test', 2]]);
-  }
-  const nestRequests = () => server.requests.filter((q) => q.startsWith('nest.test/dept'));
+// A prefix site inside a host site, added after the host was crawled (SQLite and PostgreSQL below).
+// What each site must end with, whichever way it came about: a page is the most specific site's,
+// fetched once; each site's links into the other are external.
+async function expectOwned(db: string): Promise<void> {
+  const pages = rows<{ site_id: number; url: string; level: number; status: string; note: string | null }>(db, 'SELECT site_id, url, level, status, note FROM pages ORDER BY site_id, url')
+    .map((p) => `${p.site_id} ${new URL(p.url).pathname} ${p.level} ${p.status}${p.note ? ` ${p.note}` : ''}`);
+  expect(pages).toEqual([
+    '1 / 0 done', '1 /other/ 1 done', '1 /other/more.html 2 done',
+    '2 /dept/ 0 done', '2 /dept/a.html 1 done', '2 /dept/auth/x.html 1 excluded excluded by */auth/*',
+  ]);
+  const ext = rows<{ site_id: number; page: string; url: string }>(db, 'SELECT e.site_id, p.url AS page, e.url FROM external_links e JOIN pages p ON p.id = e.page_id ORDER BY e.site_id, p.url, e.url')
+    .map((e) => `${e.site_id} ${new URL(e.page).pathname} ${e.url.replace(`:${port}`, '')}`);
+  expect(ext).toEqual([
+    '1 / http://nest.test/dept/', '1 /other/ http://nest.test/dept/a.html',
+    '2 /dept/ http://nest.test/other/', '2 /dept/ http://other.test/', '2 /dept/a.html http://nest.test/',
+  ]);
+  const fetched = rows<{ site_id: number; url: string }>(db, 'SELECT f.site_id, p.url FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.site_id, p.url')
+    .map((f) => `${f.site_id} ${new URL(f.url).pathname}`);
+  expect(fetched).toEqual(['1 /', '1 /other/', '1 /other/more.html', '2 /dept/', '2 /dept/a.html']);
+  const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: Record<string, unknown>[] };
+  expect(status.sites.map((s) => [s.pages_fetched, s.deepest_level, s.internal, s.external, s.external_hosts])).toEqual([[3, 2, 3, 2, 1], [2, 1, 3, 3, 2]]);
+  // the host site's links into the prefix site are links to another site: its own host is among its outside hosts
+  const own = JSON.parse((await beebot(['hosts', '--site', 'host', '--json'], { db })).stdout) as { host: string; links: number }[];
+  expect(own.map((h) => [h.host, h.links])).toEqual([['nest.test', 2]]);
+}
+const nestRequests = () => server.requests.filter((q) => q.startsWith('nest.test/dept'));
+async function addAfterCrawl(db: string): Promise<void> {
+  const before = nestRequests().length;
+  expect((await beebot(['seeds', 'add', u('nest.test'), '--short', 'host'], { db })).code).toBe(0);
+  const first = await crawl(db, '--max-level', '1');
+  expect(first.code, first.stderr).toBe(0);
+  const add = await beebot(['seeds', 'add', u('nest.test', '/dept/'), '--scope', 'prefix', '--exclude', '*/auth/*', '--short', 'dept'], { db });
+  expect([add.code, add.stdout], add.stderr).toEqual([0, '2\n']);
+  expect(add.stderr).toBe(
+    `site 2 (nest.test/dept/) lies inside site 1 (nest.test): its pages are site 2's from now on, and links between the two sites count as external\n` +
+      `3 pages site 1 had stored are site 2's now (1 fetched, not fetched again)\n`,
+  );
+  const second = await crawl(db);
+  expect(second.code, second.stderr).toBe(0);
+  expect(nestRequests().slice(before).sort()).toEqual(['nest.test/dept/', 'nest.test/dept/a.html']);
+  await expectOwned(db);
+}
+async function migrateDoubleCrawl(db: string, rollBack: (db: string) => void): Promise<void> {
+  expect((await beebot(['seeds', 'add', u('nest.test'), '--short', 'host'], { db })).code).toBe(0);
+  expect((await crawl(db, '--max-level', '1')).code).toBe(0);
+  // the prefix site added as an older beebot added it: its start page, nothing given to it
+  const d = openDb(db);
+  insertSites(d, [{ url: new URL(u('nest.test', '/dept/')), scope: 'prefix', short: 'dept', exclude: ['*/auth/*'] }], 'standard');
+  d.close();
+  const twice = await crawl(db);
+  expect(twice.code, twice.stderr).toBe(0);
+  expect(rows(db, `SELECT f.site_id FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.url LIKE '%/dept/a.html' ORDER BY f.site_id`)).toEqual([{ site_id: 1 }, { site_id: 2 }]);
+  rollBack(db);
+  const migrated = await beebot(['status'], { db }); // the first command to open it migrates it
+  expect(migrated.code, migrated.stderr).toBe(0);
+  await expectOwned(db);
+}
 
+describe('a prefix site inside a host site, added after the host was crawled', () => {
   it('seeds add moves the pages the host site stored there to the prefix site: none is fetched twice, each is counted once', () =>
-    inTempDb(async (db) => {
-    const before = nestRequests().length;
-    expect((await beebot(['seeds', 'add', u('nest.test'), '--short', 'host'], { db })).code).toBe(0);
-    const first = await crawl(db, '--max-level', '1');
-    expect(first.code, first.stderr).toBe(0);
-    const add = await beebot(['seeds', 'add', u('nest.test', '/dept/'), '--scope', 'prefix', '--exclude', '*/auth/*', '--short', 'dept'], { db });
-    expect([add.code, add.stdout]).toEqual([0, '2\n']);
-    expect(add.stderr).toBe(
-      `site 2 (nest.test/dept/) lies inside site 1 (nest.test): its pages are site 2's from now on, and links between the two sites count as external\n` +
-        `3 pages site 1 had stored are site 2's now (1 fetched, not fetched again)\n`,
-    );
-    const second = await crawl(db);
-    expect(second.code, second.stderr).toBe(0);
-    expect(nestRequests().slice(before).sort()).toEqual(['nest.test/dept/', 'nest.test/dept/a.html']);
-    await expectOwned(db);
-    }));
+    inTempDb(addAfterCrawl));
 
   it('the migration mends a crawl where both sites fetched and counted the same pages', () =>
-    inTempDb(async (db) => {
-    expect((await beebot(['seeds', 'add', u('nest.test'), '--short', 'host'], { db })).code).toBe(0);
-    expect((await crawl(db, '--max-level', '1')).code).toBe(0);
-    // the prefix site added as an older beebot added it: its start page, nothing given to it
-    const d = openDb(db);
-    insertSites(d, [{ url: new URL(u('nest.test', '/dept/')), scope: 'prefix', short: 'dept', exclude: ['*/auth/*'] }], 'standard');
-    d.close();
-    const twice = await crawl(db);
-    expect(twice.code, twice.stderr).toBe(0);
-    expect(rows(db, `SELECT f.site_id FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.url LIKE '%/dept/a.html' ORDER BY f.site_id`)).toEqual([{ site_id: 1 }, { site_id: 2 }]);
-    const old = new Database(db);
-    old.pragma(`user_version = ${migrations.length - 1}`);
-    old.close();
-    const migrated = await beebot(['status'], { db }); // the first command to open it migrates it
-    expect(migrated.code, migrated.stderr).toBe(0);
-    await expectOwned(db);
-    }));
+    inTempDb((db) => migrateDoubleCrawl(db, (file) => {
+      const old = new Database(file);
+      old.pragma(`user_version = ${migrations.length - 1}`);
+      old.close();
+    })));
 });
 
 describe('a domain site', () => {
@@ -524,6 +530,15 @@ describe('on PostgreSQL', () => {
     cluster = await startPostgres();
   }, 120_000);
   afterAll(() => cluster?.stop());
+
+  it('a prefix site added inside a crawled host site gets its pages, and the upgrade mends a crawl that fetched them twice, as on SQLite', async () => {
+    await addAfterCrawl(await createDatabase(cluster!));
+    await migrateDoubleCrawl(await createDatabase(cluster!), (url) => {
+      const d = openDb(url);
+      d.exec(`COMMENT ON TABLE settings IS 'beebot schema ${PG_SCHEMA_VERSION - 1}'`);
+      d.close();
+    });
+  }, 120_000);
 
   it('prefix sites and sitemaps store what they store on SQLite', async () => {
     const db = await createDatabase(cluster!);

@@ -59,16 +59,25 @@ export function givePagesToOwners(db: Db, sites: readonly OwnedSite[], into: Rea
   const byId = new Map(sites.map((s) => [s.id, s]));
   const all = sites.map((s) => s.rule);
   db.transaction(() => {
+    const touched = [...new Set(misplaced.flatMap((m) => [m.from, m.to]))];
+    // one copy of each page first: PostgreSQL keeps (site, fingerprint) unique at every statement
+    const gone = pickCopies(db, misplaced);
+    if (gone.size) for (const site of touched) leadEdgesTo(db, site, gone);
+    const dropEdges = db.prepare('DELETE FROM edges WHERE src = ?');
+    const dropPage = db.prepare('DELETE FROM pages WHERE id = ?');
+    for (const id of gone.keys()) {
+      dropEdges.run(id);
+      dropPage.run(id); // its pull, links and text go with it (foreign keys)
+    }
+    const moving = misplaced.filter((m) => !gone.has(m.id));
     const moveTo = ['pages SET site_id = ? WHERE id', 'fetches SET site_id = ? WHERE page_id', 'external_links SET site_id = ? WHERE page_id', 'bad_links SET site_id = ? WHERE page_id', 'watch_hubs SET site_id = ? WHERE page_id']
       .map((t) => db.prepare(`UPDATE ${t} = ?`));
-    for (const m of misplaced) for (const s of moveTo) s.run(m.to, m.id);
-    const touched = [...new Set(misplaced.flatMap((m) => [m.from, m.to]))];
+    for (const m of moving) for (const s of moveTo) s.run(m.to, m.id);
     for (const site of touched) edgesToExternal(db, site);
-    const kept = keepOnce(db, misplaced);
     for (const to of new Set(misplaced.map((m) => m.to))) {
       const site = byId.get(to)!;
-      applyPatterns(db, site.rule, nestedSites(site.rule, all), misplaced.filter((m) => m.to === to && kept.get(m.id) === m.id));
-      relevel(db, to, new Set(misplaced.filter((m) => m.to === to).map((m) => kept.get(m.id) ?? m.id)));
+      applyPatterns(db, site.rule, nestedSites(site.rule, all), moving.filter((m) => m.to === to));
+      relevel(db, to, new Set(misplaced.filter((m) => m.to === to).map((m) => keptFor(gone, m.id))));
     }
     const foundOn = db.prepare(
       `UPDATE pages SET found_on = NULL WHERE site_id = ? AND found_on IS NOT NULL
@@ -140,50 +149,54 @@ function edgesToExternal(db: Db, site: number): void {
 
 /**
  * A page the new owner had stored too (its start page, or a page both fetched) is kept once: the
- * fetched copy, the owner's own when both or neither were; the links to the other copy go to it.
- * Returns each moved page's id → the id kept for it.
+ * fetched copy, the owner's own when both or neither were, at the lower of the two levels.
+ * Returns each copy to drop → the copy kept instead (perhaps dropped in turn: see keptFor).
  */
-function keepOnce(db: Db, misplaced: readonly Misplaced[]): Map<number, number> {
+function pickCopies(db: Db, misplaced: readonly Misplaced[]): Map<number, number> {
   const twin = db.prepare(
     `SELECT p.id, p.level, CASE WHEN EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = p.id) THEN 1 ELSE 0 END AS fetched
-       FROM pages p WHERE p.site_id = ? AND p.dir = ? AND p.fp = ? AND p.id <> ?`,
+       FROM pages p WHERE p.site_id = ? AND p.dir = ? AND p.fp = ?`,
   );
-  const level = db.prepare('UPDATE pages SET level = ? WHERE id = ?');
-  const dropPage = db.prepare('DELETE FROM pages WHERE id = ?');
-  const dropEdges = db.prepare('DELETE FROM edges WHERE src = ?');
-  const kept = new Map<number, number>();
-  const instead = new Map<number, Map<number, number>>(); // site → dropped id → kept id
+  const setLevel = db.prepare('UPDATE pages SET level = ? WHERE id = ?');
+  type Copy = { id: number; level: number; fetched: number };
+  const chosen = new Map<string, Copy>(); // owner and key → the copy kept so far
+  const gone = new Map<number, number>();
   for (const m of misplaced) {
+    const k = `${m.to} ${m.key}`;
     const { dir, fp } = fingerprint(m.key);
-    const other = twin.get(m.to, dir, fp, m.id) as { id: number; level: number; fetched: number } | undefined;
+    const other = chosen.get(k) ?? (twin.get(m.to, dir, fp) as Copy | undefined);
     if (!other) {
-      kept.set(m.id, m.id);
+      chosen.set(k, m);
       continue;
     }
-    const [keep, gone] = m.fetched && !other.fetched ? [m.id, other.id] : [other.id, m.id];
-    level.run(Math.min(m.level, other.level), keep);
-    dropEdges.run(gone);
-    dropPage.run(gone); // its pull, links and text go with it (foreign keys)
-    kept.set(m.id, keep);
-    if (!instead.has(m.to)) instead.set(m.to, new Map());
-    instead.get(m.to)!.set(gone, keep);
+    const [keep, drop] = m.fetched && !other.fetched ? [m, other] : [other, m];
+    if (drop.level < keep.level) setLevel.run((keep.level = drop.level), keep.id);
+    gone.set(drop.id, keep.id);
+    chosen.set(k, keep);
   }
-  // the site's links to a dropped copy now lead to the kept one
-  for (const [site, map] of instead) {
-    const edges = db.prepare('SELECT e.src, e.dst FROM pages s JOIN edges e ON e.src = s.id WHERE s.site_id = ?').raw().all(site) as [number, number][];
-    const add = db.prepare(
-      `${insertIgnore(db)} INTO edges (src, dst, anchor, found_at, last_seen, gone_at)
-         SELECT src, ?, anchor, found_at, last_seen, gone_at FROM edges WHERE src = ? AND dst = ?${onConflictIgnore(db)}`,
-    );
-    const drop = db.prepare('DELETE FROM edges WHERE src = ? AND dst = ?');
-    for (const [src, dst] of edges) {
-      const to = map.get(dst);
-      if (to === undefined) continue;
-      if (src !== to) add.run(to, src, dst);
-      drop.run(src, dst);
-    }
+  return gone;
+}
+
+/** The copy kept for a page: itself, or the one kept instead of it. */
+function keptFor(gone: ReadonlyMap<number, number>, id: number): number {
+  while (gone.has(id)) id = gone.get(id)!;
+  return id;
+}
+
+/** A site's links to a copy about to be dropped lead to the copy kept instead. */
+function leadEdgesTo(db: Db, site: number, gone: ReadonlyMap<number, number>): void {
+  const edges = db.prepare('SELECT e.src, e.dst FROM pages s JOIN edges e ON e.src = s.id WHERE s.site_id = ?').raw().all(site) as [number, number][];
+  const add = db.prepare(
+    `${insertIgnore(db)} INTO edges (src, dst, anchor, found_at, last_seen, gone_at)
+       SELECT src, ?, anchor, found_at, last_seen, gone_at FROM edges WHERE src = ? AND dst = ?${onConflictIgnore(db)}`,
+  );
+  const drop = db.prepare('DELETE FROM edges WHERE src = ? AND dst = ?');
+  for (const [src, dst] of edges) {
+    if (!gone.has(dst) || gone.has(src)) continue;
+    const to = keptFor(gone, dst);
+    if (src !== to) add.run(to, src, dst);
+    drop.run(src, dst);
   }
-  return kept;
 }
 
 /**
