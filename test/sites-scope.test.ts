@@ -1,7 +1,7 @@
 // Sites as researchers define them (a host, a registrable domain with its subdomains, or URL
 // prefixes, several per host), include/exclude patterns, sitemaps seeding the frontier, and
 // parameter rules for every path of a site: the pure rules, then the real CLI on loopback sites.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { listenLoopback } from '../fixtures/listen.js';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSitemap } from '../src/markup/sitemap.js';
 import { applyParamRules, type ParamRule } from '../src/params/rules.js';
-import { nestedSites, ownerOf, siteRule, siteVerdict, type Scope, type SiteRule } from '../src/url/scope.js';
+import { nestedSites, overlapsOf, ownerOf, siteRule, siteVerdict, type Scope, type SiteRule } from '../src/url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../src/url/url-pattern.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { servePages, type RawFile } from './helpers/page-server.js';
@@ -63,6 +63,16 @@ describe('site scopes (pure)', () => {
     expect(verdict('http://lib.uni.test/other', domain, all)).toBe('out');
     expect(verdict('http://www.uni.test/x', domain, all)).toBe('in');
     expect(nestedSites(lab, all)).toEqual([]);
+  });
+
+  it('overlapsOf: the less specific sites a site lies inside, and the more specific ones it holds', () => {
+    const sites = [rule('http://uni.test/', 'domain'), rule('http://lib.uni.test/', 'host'), rule('http://lib.uni.test/dept/', 'prefix'), rule('http://lib.uni.test/dept/lab/', 'prefix'), rule('http://lib.uni.test/other/', 'prefix')]
+      .map((r, id) => ({ id, rule: r }));
+    const of = (i: number) => {
+      const o = overlapsOf(sites[i]!.rule, sites);
+      return [o.within.map((s) => s.id), o.holding.map((s) => s.id)];
+    };
+    expect([0, 1, 2, 3, 4].map(of)).toEqual([[[], [1, 2, 3, 4]], [[0], [2, 3, 4]], [[0, 1], [3]], [[0, 1, 2], []], [[0, 1], []]]);
   });
 
   it('include and exclude: globs on path and query or the whole URL, re: regexes, an exclude wins', () => {
@@ -320,6 +330,21 @@ async function migrateDoubleCrawl(db: string, rollBack: (db: string) => void): P
 }
 
 describe('a prefix site inside a host site, added after the host was crawled', () => {
+  it('seeds import says where the sites it adds meet the others, once a pair, and what a prefix seed naming a page or / is', () =>
+    inTempDb(async (db, dir) => {
+    const file = join(dir, 'seeds.csv');
+    writeFileSync(file, `url,scope\n${u('uni.test')},host\n${u('uni.test', '/dept/index.html')},prefix\n${u('uni.test')},domain\n${u('other.test', '/index.html')},prefix\n`);
+    const r = await beebot(['seeds', 'import', file], { db });
+    expect([r.code, r.stdout]).toEqual([0, 'added 4, skipped 0\n']);
+    expect(r.stderr).toBe(
+      `site 2 (uni.test/dept/) is the folder /dept/ with every page under it, not /dept/index.html alone\n` +
+        `site 2 (uni.test/dept/) lies inside site 1 (uni.test): its pages are site 2's from now on, and links between the two sites count as external\n` +
+        `site 3 (uni.test) holds site 1 (uni.test): site 1's pages stay site 1's, and links between the two sites count as external\n` +
+        `site 3 (uni.test) holds site 2 (uni.test/dept/): site 2's pages stay site 2's, and links between the two sites count as external\n` +
+        `site 4 (other.test/) is the folder /: the whole host, as --scope host would be, and it owns every page of the host that no more specific site holds\n`,
+    );
+    }));
+
   it('seeds add moves the pages the host site stored there to the prefix site: none is fetched twice, each is counted once', () =>
     inTempDb(addAfterCrawl));
 

@@ -166,7 +166,8 @@ function overlapNotes(db: Db, added: readonly number[], given: readonly PagesGiv
     const seedPath = new URL(x.site.url).pathname;
     if (x.rule.path === '/') notes.push(`${name(x)} is the folder /: the whole host, as --scope host would be, and it owns every page of the host that no more specific site holds`);
     else if (x.rule.path !== null && seedPath !== x.rule.path) notes.push(`${name(x)} is the folder ${x.rule.path} with every page under it, not ${seedPath} alone`);
-    const { within, holding } = overlapsOf(x.rule, sites.filter((s) => s.id !== x.id));
+    // each pair once, from the newer site's side
+    const { within, holding } = overlapsOf(x.rule, sites.filter((s) => s.id < x.id));
     for (const o of within) notes.push(`${name(x)} lies inside ${name(o)}: its pages are site ${x.id}'s from now on, and links between the two sites count as external`);
     for (const o of holding) notes.push(`${name(x)} holds ${name(o)}: site ${o.id}'s pages stay site ${o.id}'s, and links between the two sites count as external`);
     for (const g of given.filter((g) => g.to === x.id)) {

@@ -44,7 +44,7 @@ interface CrossingEdge {
 
 /**
  * Give each stored page to the site that owns it (the most specific site whose bounds hold it,
- * scope.ts), as if the sites had all been there from the start: a page a site stored before a
+ * scope.ts; a start page stays with its site), as if the sites had all been there from the start: a page a site stored before a
  * site nested in its bounds was added becomes the nested site's, with its pull and its links, so
  * it is neither fetched nor counted twice. Links that now run between two sites become external
  * links of the linking page; a page both sites stored is kept once (the fetched copy, the owner's
@@ -119,6 +119,8 @@ function findMisplaced(db: Db, sites: readonly OwnedSite[], into: ReadonlySet<nu
     const nested = nestedSites(site.rule, all).map((r) => ofRule.get(r)!);
     if (nested.length === 0 || (into && !nested.some((n) => into.has(n.id)))) continue;
     for (const p of pagesOf.all(site.id) as Omit<Misplaced, 'from' | 'to'>[]) {
+      // a start page stays its site's, whoever holds it: the site is crawled from it
+      if (p.level === 0) continue;
       const owner = ownerOf(new URL(p.url), nested);
       if (owner && (!into || into.has(owner.id))) out.push({ ...p, from: site.id, to: owner.id });
     }
