@@ -345,6 +345,16 @@ describe('a prefix site inside a host site, added after the host was crawled', (
     );
     }));
 
+  it('a site inside another is not added while a crawl of the file runs; a site elsewhere is', () =>
+    inTempDb(async (db) => {
+    expect((await beebot(['seeds', 'add', u('nest.test')], { db })).code).toBe(0);
+    writeFileSync(`${db}.lock`, String(process.pid)); // a live process holds the crawl's lock
+    const inside = await beebot(['seeds', 'add', u('nest.test', '/dept/'), '--scope', 'prefix'], { db });
+    expect([inside.code, inside.stderr]).toEqual([1, `beebot: a crawl (pid ${process.pid}) is running on ${db}: stop it before adding a site inside another (it takes over pages the crawl may hold)\n`]);
+    expect((await beebot(['seeds', 'add', u('other.test')], { db })).code).toBe(0);
+    expect(rows<{ url: string }>(db, 'SELECT url FROM sites ORDER BY id').map((x) => x.url)).toEqual([u('nest.test'), u('other.test')]);
+    }));
+
   it('seeds add moves the pages the host site stored there to the prefix site: none is fetched twice, each is counted once', () =>
     inTempDb(addAfterCrawl));
 

@@ -3,7 +3,7 @@ import { confirm } from './confirm.js';
 import { Command } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { parseSeedUrl } from '../url/url.js';
-import { boundsKey, overlapsOf, siteLabel, type SiteRule } from '../url/scope.js';
+import { boundsKey, domainOf, overlapsOf, siteLabel, sitesByDomain, type SiteRule } from '../url/scope.js';
 import type { PagesGiven } from '../db/page-owners.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
@@ -11,7 +11,9 @@ import { addSites, deleteSite, findDuplicate, listSites, reopenSites, ruleOf, si
 import { decodeSeedFile, parseSeedFile, seedFileText, seedOf, SEED_COLUMNS, type SeedFields } from './seed-file.js';
 import { writeWhole } from './write-file.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
-import { isTty, printJson, withDb, withReadDb } from './context.js';
+import { dbPath, isTty, printJson, withDb, withReadDb } from './context.js';
+import { holdCrawlLock } from './crawl-lock.js';
+import { isPostgresUrl } from '../db/pg/url.js';
 import { formatTable } from './table.js';
 
 export function seedsCommand(): Command {
@@ -34,9 +36,14 @@ export function seedsCommand(): Command {
       if (typeof seed === 'string') throw new UsageError(seed);
       await withDb(cmd, (db) => {
         checkNew(db, seed);
-        const { ids, given } = addSites(db, [seed], readSettings(db));
-        process.stdout.write(`${ids[0]}\n`);
-        for (const line of overlapNotes(db, ids, given)) process.stderr.write(`${line}\n`);
+        const release = lockIfInside(cmd, db, [seed]);
+        try {
+          const { ids, given } = addSites(db, [seed], readSettings(db));
+          process.stdout.write(`${ids[0]}\n`);
+          for (const line of overlapNotes(db, ids, given)) process.stderr.write(`${line}\n`);
+        } finally {
+          release();
+        }
       });
     });
 
@@ -69,10 +76,15 @@ export function seedsCommand(): Command {
             existing.set(key, r.url.href);
           }
         }
-        const { ids, given } = addSites(db, added, settings);
-        process.stdout.write(`added ${ids.length}, skipped ${skipped.length}\n`);
-        for (const s of skipped) process.stdout.write(`skipped ${s}\n`);
-        for (const line of overlapNotes(db, ids, given)) process.stderr.write(`${line}\n`);
+        const release = lockIfInside(cmd, db, added);
+        try {
+          const { ids, given } = addSites(db, added, settings);
+          process.stdout.write(`added ${ids.length}, skipped ${skipped.length}\n`);
+          for (const s of skipped) process.stdout.write(`skipped ${s}\n`);
+          for (const line of overlapNotes(db, ids, given)) process.stderr.write(`${line}\n`);
+        } finally {
+          release();
+        }
       });
     });
 
@@ -154,20 +166,38 @@ function checkNew(db: Db, seed: SeedInput): void {
 }
 
 /**
+ * A site added inside another takes over pages the other stored: not while a crawl of this SQLite
+ * file runs (it holds those pages' sites in memory). Sites added elsewhere need no lock.
+ */
+function lockIfInside(cmd: Command, db: Db, seeds: readonly SeedInput[]): () => void {
+  const settings = readSettings(db);
+  const rules = [
+    ...siteRules(db, settings).map((x) => x.rule),
+    ...seeds.map((s) => ruleOf({ url: s.url.href, scope: s.scope ?? null, include: null, exclude: null }, settings)),
+  ].map((rule) => ({ rule }));
+  const groups = sitesByDomain(rules);
+  const fresh = rules.slice(rules.length - seeds.length);
+  if (isPostgresUrl(dbPath(cmd)) || !fresh.some((x) => overlapsOf(x.rule, groups.get(domainOf(x.rule))!).within.length)) return () => undefined;
+  return holdCrawlLock(dbPath(cmd), (pid) => `a crawl (pid ${pid}) is running on ${dbPath(cmd)}: stop it before adding a site inside another (it takes over pages the crawl may hold)`);
+}
+
+/**
  * What adding sites means where they meet others: which site's pages are whose, that links
  * between them are external, the pages an older site had stored that are the new one's now, and
  * what a prefix seed's folder is.
  */
 function overlapNotes(db: Db, added: readonly number[], given: readonly PagesGiven[]): string[] {
   const sites = siteRules(db, readSettings(db));
+  const groups = sitesByDomain(sites);
   const name = (x: { id: number; rule: SiteRule }) => `site ${x.id} (${siteLabel(x.rule)})`;
   const notes: string[] = [];
-  for (const x of sites.filter((s) => added.includes(s.id))) {
+  const isNew = new Set(added);
+  for (const x of sites.filter((s) => isNew.has(s.id))) {
     const seedPath = new URL(x.site.url).pathname;
     if (x.rule.path === '/') notes.push(`${name(x)} is the folder /: the whole host, as --scope host would be, and it owns every page of the host that no more specific site holds`);
     else if (x.rule.path !== null && seedPath !== x.rule.path) notes.push(`${name(x)} is the folder ${x.rule.path} with every page under it, not ${seedPath} alone`);
     // each pair once, from the newer site's side
-    const { within, holding } = overlapsOf(x.rule, sites.filter((s) => s.id < x.id));
+    const { within, holding } = overlapsOf(x.rule, groups.get(domainOf(x.rule))!.filter((s) => s.id < x.id));
     for (const o of within) notes.push(`${name(x)} lies inside ${name(o)}: its pages are site ${x.id}'s from now on, and links between the two sites count as external`);
     for (const o of holding) notes.push(`${name(x)} holds ${name(o)}: site ${o.id}'s pages stay site ${o.id}'s, and links between the two sites count as external`);
     for (const g of given.filter((g) => g.to === x.id)) {

@@ -1,6 +1,6 @@
 import type { Db } from './db-types.js';
 import { insertIgnore, onConflictIgnore } from './dialect.js';
-import { nestedSites, ownerOf, siteRule, siteVerdict, type Scope, type SiteRule } from '../url/scope.js';
+import { domainOf, overlapsOf, ownerOf, siteRule, sitesByDomain, siteVerdict, type Scope, type SiteRule } from '../url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import { hostKey } from '../url/url.js';
 import { fingerprint } from '../url/key-hash.js';
@@ -57,7 +57,6 @@ export function givePagesToOwners(db: Db, sites: readonly OwnedSite[], into: Rea
   const misplaced = findMisplaced(db, sites, into);
   if (misplaced.length === 0) return [];
   const byId = new Map(sites.map((s) => [s.id, s]));
-  const all = sites.map((s) => s.rule);
   db.transaction(() => {
     const touched = [...new Set(misplaced.flatMap((m) => [m.from, m.to]))];
     // one copy of each page first: PostgreSQL keeps (site, fingerprint) unique at every statement
@@ -74,9 +73,11 @@ export function givePagesToOwners(db: Db, sites: readonly OwnedSite[], into: Rea
       .map((t) => db.prepare(`UPDATE ${t} = ?`));
     for (const m of moving) for (const s of moveTo) s.run(m.to, m.id);
     for (const site of touched) edgesToExternal(db, site);
+    const groups = sitesByDomain(sites);
     for (const to of new Set(misplaced.map((m) => m.to))) {
       const site = byId.get(to)!;
-      applyPatterns(db, site.rule, nestedSites(site.rule, all), moving.filter((m) => m.to === to));
+      const nested = overlapsOf(site.rule, groups.get(domainOf(site.rule))!).holding.map((s) => s.rule);
+      applyPatterns(db, site.rule, nested, moving.filter((m) => m.to === to));
       relevel(db, to, new Set(misplaced.filter((m) => m.to === to).map((m) => keptFor(gone, m.id))));
     }
     const foundOn = db.prepare(
@@ -108,16 +109,20 @@ export function givePagesToOwners(db: Db, sites: readonly OwnedSite[], into: Rea
 
 /** The pages stored under a site that a site nested in its bounds owns (only those of `into`, when given). */
 function findMisplaced(db: Db, sites: readonly OwnedSite[], into: ReadonlySet<number> | null): Misplaced[] {
-  const all = sites.map((s) => s.rule);
-  const ofRule = new Map(sites.map((s) => [s.rule, s]));
+  const groups = sitesByDomain(sites);
+  const near = (s: OwnedSite) => groups.get(domainOf(s.rule))!;
+  // the sites that may hold pages another site owns: those with a site inside them (only the new sites, when given)
+  const outer = into
+    ? [...new Set(sites.filter((s) => into.has(s.id)).flatMap((s) => overlapsOf(s.rule, near(s)).within))].sort((a, b) => a.id - b.id)
+    : sites;
   const pagesOf = db.prepare(
     `SELECT p.id, p.url, p.level, p.key, CASE WHEN EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = p.id) THEN 1 ELSE 0 END AS fetched
        FROM pages p WHERE p.site_id = ?`,
   );
   const out: Misplaced[] = [];
-  for (const site of sites) {
-    const nested = nestedSites(site.rule, all).map((r) => ofRule.get(r)!);
-    if (nested.length === 0 || (into && !nested.some((n) => into.has(n.id)))) continue;
+  for (const site of outer) {
+    const nested = overlapsOf(site.rule, near(site)).holding;
+    if (nested.length === 0) continue;
     for (const p of pagesOf.all(site.id) as Omit<Misplaced, 'from' | 'to'>[]) {
       // a start page stays its site's, whoever holds it: the site is crawled from it
       if (p.level === 0) continue;

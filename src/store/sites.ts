@@ -1,5 +1,5 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
-import { boundsKey, nestedSites, siteRule, type Scope, type SiteRule } from '../url/scope.js';
+import { boundsKey, domainOf, nestedSites, siteRule, sitesByDomain, type Scope, type SiteRule } from '../url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import type { SessionIds } from '../url/session-ids.js';
 import type { RewardMode } from '../bandit/reward.js';
@@ -75,8 +75,9 @@ export function siteRules(db: Db, s: Pick<Settings, 'scope'>): { id: number; sit
 /** Each site's scope (its bounds, the sites nested in them, the URL normalization and session ids), by site id. */
 export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize' | 'session-ids'>): Map<number, SiteScope> {
   const all = siteRules(db, s);
-  const rules = all.map((x) => x.rule);
-  return new Map(all.map((x) => [x.id, { rule: x.rule, nested: nestedSites(x.rule, rules), mode: s.normalize, sessionIds: s['session-ids'] }]));
+  const groups = sitesByDomain(all);
+  const near = (x: { rule: SiteRule }) => groups.get(domainOf(x.rule))!.map((g) => g.rule);
+  return new Map(all.map((x) => [x.id, { rule: x.rule, nested: nestedSites(x.rule, near(x)), mode: s.normalize, sessionIds: s['session-ids'] }]));
 }
 
 /** How many sites the store has. */
