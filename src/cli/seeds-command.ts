@@ -3,11 +3,11 @@ import { confirm } from './confirm.js';
 import { Command } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { parseSeedUrl } from '../url/url.js';
-import { boundsKey, domainOf, overlapsOf, siteLabel, sitesByDomain, type SiteRule } from '../url/scope.js';
+import { boundsKey, domainOf, overlapsOf, siteLabel, sitesByDomain } from '../url/scope.js';
 import type { PagesGiven } from '../db/page-owners.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
-import { addSites, deleteSite, findDuplicate, listSites, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
+import { addSites, deleteSite, findDuplicate, listSites, planSites, type PlacedSite, type SitePlan, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
 import { decodeSeedFile, parseSeedFile, seedFileText, seedOf, SEED_COLUMNS, type SeedFields } from './seed-file.js';
 import { writeWhole } from './write-file.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
@@ -36,11 +36,13 @@ export function seedsCommand(): Command {
       if (typeof seed === 'string') throw new UsageError(seed);
       await withDb(cmd, (db) => {
         checkNew(db, seed);
-        const release = lockIfInside(cmd, db, [seed]);
+        const settings = readSettings(db);
+        const plan = planSites(db, [seed], settings);
+        const release = lockIfInside(cmd, plan);
         try {
-          const { ids, given } = addSites(db, [seed], readSettings(db));
-          process.stdout.write(`${ids[0]}\n`);
-          for (const line of overlapNotes(db, ids, given)) process.stderr.write(`${line}\n`);
+          const added = addSites(db, plan, settings);
+          process.stdout.write(`${added.ids[0]}\n`);
+          for (const line of overlapNotes(plan, added)) process.stderr.write(`${line}\n`);
         } finally {
           release();
         }
@@ -76,12 +78,13 @@ export function seedsCommand(): Command {
             existing.set(key, r.url.href);
           }
         }
-        const release = lockIfInside(cmd, db, added);
+        const plan = planSites(db, added, settings);
+        const release = lockIfInside(cmd, plan);
         try {
-          const { ids, given } = addSites(db, added, settings);
-          process.stdout.write(`added ${ids.length}, skipped ${skipped.length}\n`);
+          const done = addSites(db, plan, settings);
+          process.stdout.write(`added ${done.ids.length}, skipped ${skipped.length}\n`);
           for (const s of skipped) process.stdout.write(`skipped ${s}\n`);
-          for (const line of overlapNotes(db, ids, given)) process.stderr.write(`${line}\n`);
+          for (const line of overlapNotes(plan, done)) process.stderr.write(`${line}\n`);
         } finally {
           release();
         }
@@ -169,15 +172,8 @@ function checkNew(db: Db, seed: SeedInput): void {
  * A site added inside another takes over pages the other stored: not while a crawl of this SQLite
  * file runs (it holds those pages' sites in memory). Sites added elsewhere need no lock.
  */
-function lockIfInside(cmd: Command, db: Db, seeds: readonly SeedInput[]): () => void {
-  const settings = readSettings(db);
-  const rules = [
-    ...siteRules(db, settings).map((x) => x.rule),
-    ...seeds.map((s) => ruleOf({ url: s.url.href, scope: s.scope ?? null, include: null, exclude: null }, settings)),
-  ].map((rule) => ({ rule }));
-  const groups = sitesByDomain(rules);
-  const fresh = rules.slice(rules.length - seeds.length);
-  if (isPostgresUrl(dbPath(cmd)) || !fresh.some((x) => overlapsOf(x.rule, groups.get(domainOf(x.rule))!).within.length)) return () => undefined;
+function lockIfInside(cmd: Command, plan: SitePlan): () => void {
+  if (!plan.inside || isPostgresUrl(dbPath(cmd))) return () => undefined;
   return holdCrawlLock(dbPath(cmd), (pid) => `a crawl (pid ${pid}) is running on ${dbPath(cmd)}: stop it before adding a site inside another (it takes over pages the crawl may hold)`);
 }
 
@@ -186,24 +182,25 @@ function lockIfInside(cmd: Command, db: Db, seeds: readonly SeedInput[]): () => 
  * between them are external, the pages an older site had stored that are the new one's now, and
  * what a prefix seed's folder is.
  */
-function overlapNotes(db: Db, added: readonly number[], given: readonly PagesGiven[]): string[] {
-  const sites = siteRules(db, readSettings(db));
-  const groups = sitesByDomain(sites);
-  const name = (x: { id: number; rule: SiteRule }) => `site ${x.id} (${siteLabel(x.rule)})`;
+function overlapNotes(plan: SitePlan, added: { ids: number[]; given: readonly PagesGiven[]; sites: readonly PlacedSite[] }): string[] {
+  const groups = plan.meeting.length ? sitesByDomain(added.sites) : new Map<string, PlacedSite[]>();
+  const meeting = new Set(plan.meeting);
+  const name = (x: PlacedSite) => `site ${x.id} (${siteLabel(x.rule)})`;
   const notes: string[] = [];
-  const isNew = new Set(added);
-  for (const x of sites.filter((s) => isNew.has(s.id))) {
-    const seedPath = new URL(x.site.url).pathname;
+  plan.fresh.forEach((f, i) => {
+    const x = { ...f, id: added.ids[i]! };
+    const seedPath = new URL(x.url).pathname;
     if (x.rule.path === '/') notes.push(`${name(x)} is the folder /: the whole host, as --scope host would be, and it owns every page of the host that no more specific site holds`);
     else if (x.rule.path !== null && seedPath !== x.rule.path) notes.push(`${name(x)} is the folder ${x.rule.path} with every page under it, not ${seedPath} alone`);
+    if (!meeting.has(i)) return;
     // each pair once, from the newer site's side
     const { within, holding } = overlapsOf(x.rule, groups.get(domainOf(x.rule))!.filter((s) => s.id < x.id));
     for (const o of within) notes.push(`${name(x)} lies inside ${name(o)}: its pages are site ${x.id}'s from now on, and links between the two sites count as external`);
     for (const o of holding) notes.push(`${name(x)} holds ${name(o)}: site ${o.id}'s pages stay site ${o.id}'s, and links between the two sites count as external`);
-    for (const g of given.filter((g) => g.to === x.id)) {
+    for (const g of added.given.filter((g) => g.to === x.id)) {
       notes.push(`${g.pages} ${g.pages === 1 ? 'page' : 'pages'} site ${g.from} had stored ${g.pages === 1 ? 'is' : 'are'} site ${x.id}'s now (${g.fetched} fetched, not fetched again)`);
     }
-  }
+  });
   return notes;
 }
 

@@ -44,14 +44,15 @@ interface CrossingEdge {
 
 /**
  * Give each stored page to the site that owns it (the most specific site whose bounds hold it,
- * scope.ts; a start page stays with its site), as if the sites had all been there from the start: a page a site stored before a
- * site nested in its bounds was added becomes the nested site's, with its pull and its links, so
- * it is neither fetched nor counted twice. Links that now run between two sites become external
- * links of the linking page; a page both sites stored is kept once (the fetched copy, the owner's
- * when both were fetched, at the lower level); a page the new owner's patterns leave out is
- * `excluded`, its pull and links dropped; the pages moved get their level in their new site
- * (breadth-first from its start page over the stored links); the sites' pull counts follow.
- * `into`: only pages these sites own (the sites just added); null: every site's (the migration).
+ * scope.ts; a start page stays with its site), as if the sites had all been there from the
+ * start: a page a site stored before a site nested in its bounds was added becomes the nested
+ * site's, with its pull and its links, so it is neither fetched nor counted twice. Links that now
+ * run between two sites become external links of the linking page; a page both sites stored is
+ * kept once (the fetched copy, the owner's when both were fetched, at the lower level); a page
+ * the new owner's patterns leave out is `excluded`, its pull and links dropped; the pages moved
+ * get their level in their new site (breadth-first from its start page over the stored links);
+ * the sites' pull counts follow. `into`: only pages these sites own (the sites just added);
+ * null: every site's (the migration).
  */
 export function givePagesToOwners(db: Db, sites: readonly OwnedSite[], into: ReadonlySet<number> | null): PagesGiven[] {
   const misplaced = findMisplaced(db, sites, into);
@@ -74,11 +75,11 @@ export function givePagesToOwners(db: Db, sites: readonly OwnedSite[], into: Rea
     for (const m of moving) for (const s of moveTo) s.run(m.to, m.id);
     for (const site of touched) edgesToExternal(db, site);
     const groups = sitesByDomain(sites);
-    for (const to of new Set(misplaced.map((m) => m.to))) {
+    for (const [to, pages] of byOwner(misplaced)) {
       const site = byId.get(to)!;
       const nested = overlapsOf(site.rule, groups.get(domainOf(site.rule))!).holding.map((s) => s.rule);
-      applyPatterns(db, site.rule, nested, moving.filter((m) => m.to === to));
-      relevel(db, to, new Set(misplaced.filter((m) => m.to === to).map((m) => keptFor(gone, m.id))));
+      applyPatterns(db, site.rule, nested, pages.filter((m) => !gone.has(m.id)));
+      relevel(db, to, new Set(pages.map((m) => keptFor(gone, m.id))));
     }
     const foundOn = db.prepare(
       `UPDATE pages SET found_on = NULL WHERE site_id = ? AND found_on IS NOT NULL
@@ -105,6 +106,16 @@ export function givePagesToOwners(db: Db, sites: readonly OwnedSite[], into: Rea
     given.set(k, g);
   }
   return [...given.values()];
+}
+
+function byOwner(misplaced: readonly Misplaced[]): Map<number, Misplaced[]> {
+  const out = new Map<number, Misplaced[]>();
+  for (const m of misplaced) {
+    const list = out.get(m.to);
+    if (list) list.push(m);
+    else out.set(m.to, [m]);
+  }
+  return out;
 }
 
 /** The pages stored under a site that a site nested in its bounds owns (only those of `into`, when given). */

@@ -1,5 +1,5 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
-import { boundsKey, domainOf, nestedSites, siteRule, sitesByDomain, type Scope, type SiteRule } from '../url/scope.js';
+import { boundsKey, domainOf, nestedSites, overlapsOf, siteRule, sitesByDomain, type Scope, type SiteRule } from '../url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import type { SessionIds } from '../url/session-ids.js';
 import type { RewardMode } from '../bandit/reward.js';
@@ -61,6 +61,9 @@ export function ruleOf(site: Pick<Site, 'url' | 'scope' | 'include' | 'exclude'>
   return siteRule(new URL(site.url), site.scope ?? s.scope, { include: patterns(site.include), exclude: patterns(site.exclude) });
 }
 
+/** Patterns as the sites table keeps them: a JSON array of what was typed; null: none. */
+const patternsJson = (typed: readonly string[] | undefined): string | null => (typed?.length ? JSON.stringify(typed) : null);
+
 function patterns(json: string | null): UrlPattern[] {
   if (json === null) return [];
   // stored only after parseUrlPattern accepted them (seeds add)
@@ -116,7 +119,7 @@ export function insertSites(db: Db, seeds: readonly SeedInput[], mode: Normalize
       const id = Number(
         site.run(
           fetchUrl(s.url), s.name ?? null, s.short ?? null, s.group ?? null, new Date().toISOString(), s.scope ?? null,
-          s.include?.length ? JSON.stringify(s.include) : null, s.exclude?.length ? JSON.stringify(s.exclude) : null, s.sitemaps ?? null,
+          patternsJson(s.include), patternsJson(s.exclude), s.sitemaps ?? null,
         )
           .lastInsertRowid,
       );
@@ -128,16 +131,49 @@ export function insertSites(db: Db, seeds: readonly SeedInput[], mode: Normalize
   ).immediate(); // see deleteLinks: a crawl may be writing
 }
 
+/** A site with its bounds, as the sites' overlaps are worked out. */
+export interface PlacedSite {
+  id: number;
+  url: string;
+  rule: SiteRule;
+}
+
 /**
- * Add sites (insertSites) and give them the pages other sites had stored in their bounds, in one
- * transaction: a site added inside another after a crawl owns its pages as if it had been there
- * from the start (src/db/page-owners.ts).
+ * Seeds about to be added, beside the sites already there: their rules, every site grouped by
+ * registrable domain (sitesByDomain), and which new seeds meet another site (share a group).
+ * The sites are read once: a file of 50,000 seeds spent seconds reading them again.
  */
-export function addSites(db: Db, seeds: readonly SeedInput[], s: Pick<Settings, 'scope' | 'normalize' | 'session-ids'>): { ids: number[]; given: PagesGiven[] } {
+export interface SitePlan {
+  seeds: readonly SeedInput[];
+  before: PlacedSite[];
+  fresh: { url: string; rule: SiteRule }[];
+  /** indexes into seeds of those whose domain holds another site, old or new */
+  meeting: number[];
+  /** those of them inside another site: adding them takes pages over */
+  inside: boolean;
+}
+
+export function planSites(db: Db, seeds: readonly SeedInput[], s: Pick<Settings, 'scope'>): SitePlan {
+  const before = siteRules(db, s).map((x) => ({ id: x.id, url: x.site.url, rule: x.rule }));
+  const fresh = seeds.map((x) => ({ url: fetchUrl(x.url), rule: ruleOf({ url: x.url.href, scope: x.scope ?? null, include: patternsJson(x.include), exclude: patternsJson(x.exclude) }, s) }));
+  const groups = sitesByDomain<{ rule: SiteRule }>([...before, ...fresh]);
+  const meeting = fresh.flatMap((x, i) => (groups.get(domainOf(x.rule))!.length > 1 ? [i] : []));
+  const inside = meeting.some((i) => overlapsOf(fresh[i]!.rule, groups.get(domainOf(fresh[i]!.rule))!).within.length > 0);
+  return { seeds, before, fresh, meeting, inside };
+}
+
+/**
+ * Add the planned sites (insertSites) and give those inside others the pages the others had
+ * stored in their bounds, in one transaction: a site added inside another after a crawl owns its
+ * pages as if it had been there from the start (src/db/page-owners.ts). Returns the new ids, the
+ * pages given, and every site (the new ones with their ids) for what is said about them.
+ */
+export function addSites(db: Db, plan: SitePlan, s: Pick<Settings, 'normalize' | 'session-ids'>): { ids: number[]; given: PagesGiven[]; sites: PlacedSite[] } {
   return db.transaction(() => {
-    const ids = insertSites(db, seeds, s.normalize, s['session-ids']);
-    const sites = siteRules(db, s).map((x) => ({ id: x.id, rule: x.rule }));
-    return { ids, given: givePagesToOwners(db, sites, new Set(ids)) };
+    const ids = insertSites(db, plan.seeds, s.normalize, s['session-ids']);
+    const sites = [...plan.before, ...plan.fresh.map((x, i) => ({ ...x, id: ids[i]! }))];
+    const given = plan.inside ? givePagesToOwners(db, sites, new Set(plan.meeting.map((i) => ids[i]!))) : [];
+    return { ids, given, sites };
   }).immediate(); // see deleteLinks: a crawl may be writing
 }
 
