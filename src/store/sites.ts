@@ -153,6 +153,7 @@ export interface SitePlan {
   inside: boolean;
 }
 
+/** What adding these seeds will meet (SitePlan), before anything is written. */
 export function planSites(db: Db, seeds: readonly SeedInput[], s: Pick<Settings, 'scope'>): SitePlan {
   const before = siteRules(db, s).map((x) => ({ id: x.id, url: x.site.url, rule: x.rule }));
   const fresh = seeds.map((x) => ({ url: fetchUrl(x.url), rule: ruleOf({ url: x.url.href, scope: x.scope ?? null, include: patternsJson(x.include), exclude: patternsJson(x.exclude) }, s) }));
