@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSitemap } from '../src/markup/sitemap.js';
 import { applyParamRules, type ParamRule } from '../src/params/rules.js';
-import { nestedSites, overlapsOf, ownerOf, siteRule, siteVerdict, type Scope, type SiteRule } from '../src/url/scope.js';
+import { domainOf, nestedSites, overlapsOf, ownerOf, sitesByDomain, siteRule, siteVerdict, type Scope, type SiteRule } from '../src/url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../src/url/url-pattern.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { servePages, type RawFile } from './helpers/page-server.js';
@@ -73,6 +73,11 @@ describe('site scopes (pure)', () => {
       return [o.within.map((s) => s.id), o.holding.map((s) => s.id)];
     };
     expect([0, 1, 2, 3, 4].map(of)).toEqual([[[], [1, 2, 3, 4]], [[0], [2, 3, 4]], [[0, 1], [3]], [[0, 1, 2], []], [[0, 1], []]]);
+    // overlapping sites share a registrable domain: the groups a site is compared within
+    expect(['http://www.lib.uni.test/x/', 'http://a.github.io/', 'http://127.0.0.1:8080/p/', 'http://localhost/'].map((x) => domainOf(rule(x, 'prefix'))))
+      .toEqual(['uni.test', 'a.github.io', '127.0.0.1', 'localhost']);
+    const groups = sitesByDomain([...sites, { id: 5, rule: rule('http://b.github.io/', 'domain') }]);
+    expect([...groups].map(([d, g]) => [d, g.map((x) => x.id)])).toEqual([['uni.test', [0, 1, 2, 3, 4]], ['b.github.io', [5]]]);
   });
 
   it('include and exclude: globs on path and query or the whole URL, re: regexes, an exclude wins', () => {
