@@ -1,7 +1,7 @@
 // Sites as researchers define them (a host, a registrable domain with its subdomains, or URL
 // prefixes, several per host), include/exclude patterns, sitemaps seeding the frontier, and
 // parameter rules for every path of a site: the pure rules, then the real CLI on loopback sites.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { listenLoopback } from '../fixtures/listen.js';
 import { join } from 'node:path';
@@ -9,12 +9,17 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSitemap } from '../src/markup/sitemap.js';
 import { applyParamRules, type ParamRule } from '../src/params/rules.js';
-import { nestedSites, ownerOf, siteRule, siteVerdict, type Scope, type SiteRule } from '../src/url/scope.js';
+import { domainOf, nestedSites, overlapsOf, ownerOf, sitesByDomain, siteRule, siteVerdict, type Scope, type SiteRule } from '../src/url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../src/url/url-pattern.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { servePages, type RawFile } from './helpers/page-server.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 import { rows } from './helpers/read-db.js';
+import Database from 'better-sqlite3';
+import { openDb } from '../src/db/db.js';
+import { migrations } from '../src/db/migrations.js';
+import { PG_SCHEMA_VERSION } from '../src/db/pg/schema.js';
+import { insertSites } from '../src/store/sites.js';
 
 const pattern = (s: string): UrlPattern => parseUrlPattern(s) as UrlPattern;
 const rule = (url: string, scope: Scope, include: string[] = [], exclude: string[] = []): SiteRule =>
@@ -58,6 +63,21 @@ describe('site scopes (pure)', () => {
     expect(verdict('http://lib.uni.test/other', domain, all)).toBe('out');
     expect(verdict('http://www.uni.test/x', domain, all)).toBe('in');
     expect(nestedSites(lab, all)).toEqual([]);
+  });
+
+  it('overlapsOf: the less specific sites a site lies inside, and the more specific ones it holds', () => {
+    const sites = [rule('http://uni.test/', 'domain'), rule('http://lib.uni.test/', 'host'), rule('http://lib.uni.test/dept/', 'prefix'), rule('http://lib.uni.test/dept/lab/', 'prefix'), rule('http://lib.uni.test/other/', 'prefix')]
+      .map((r, id) => ({ id, rule: r }));
+    const of = (i: number) => {
+      const o = overlapsOf(sites[i]!.rule, sites);
+      return [o.within.map((s) => s.id), o.holding.map((s) => s.id)];
+    };
+    expect([0, 1, 2, 3, 4].map(of)).toEqual([[[], [1, 2, 3, 4]], [[0], [2, 3, 4]], [[0, 1], [3]], [[0, 1, 2], []], [[0, 1], []]]);
+    // overlapping sites share a registrable domain: the groups a site is compared within
+    expect(['http://www.lib.uni.test/x/', 'http://a.github.io/', 'http://127.0.0.1:8080/p/', 'http://localhost/'].map((x) => domainOf(rule(x, 'prefix'))))
+      .toEqual(['uni.test', 'a.github.io', '127.0.0.1', 'localhost']);
+    const groups = sitesByDomain([...sites, { id: 5, rule: rule('http://b.github.io/', 'domain') }]);
+    expect([...groups].map(([d, g]) => [d, g.map((x) => x.id)])).toEqual([['uni.test', [0, 1, 2, 3, 4]], ['b.github.io', [5]]]);
   });
 
   it('include and exclude: globs on path and query or the whole URL, re: regexes, an exclude wins', () => {
@@ -127,7 +147,7 @@ describe('sitemap parsing (pure)', () => {
 const html = (...links: string[]) => `<html><body>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 let port = 0;
 let server: Awaited<ReturnType<typeof servePages>>;
-const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'slow.test', 'heavy.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test'];
+const hosts = ['uni.test', 'www.uni2.test', 'lib.uni2.test', 'sm.test', 'many.test', 'slow.test', 'heavy.test', 'esc.test', 'plain.test', 'pat.test', 'par.test', 'other.test', 'nest.test'];
 const crawl = (db: string, ...args: string[]) =>
   beebot(['crawl', '--delay', '0', '--concurrency', '1', '--budget', 'none', ...hosts.flatMap((h) => ['--resolve', `${h}:${port}:127.0.0.1`]), ...args], { db });
 /** Run `f` on a new database in a temporary directory, removed after. */
@@ -201,6 +221,13 @@ beforeAll(async () => {
     'par.test/a': html(),
     'par.test/b': html(),
     'other.test/': html(),
+    // a host whose /dept/ folder becomes a prefix site of its own after the host was crawled
+    'nest.test/': html('/dept/', '/other/'),
+    'nest.test/dept/': html('/dept/a.html', '/dept/auth/x.html', '/other/', 'http://other.test/'),
+    'nest.test/dept/a.html': html('/'),
+    'nest.test/dept/auth/x.html': html('http://other.test/auth'),
+    'nest.test/other/': html('/dept/a.html', '/other/more.html'),
+    'nest.test/other/more.html': html(),
   };
   // the pages name their port: the server reads this record on each request, filled once the port is known
   const pages: Record<string, string | RawFile> = {};
@@ -247,6 +274,101 @@ describe('prefix sites on one host', () => {
     expect(map.code, map.stderr).toBe(0);
     expect(readFileSync(join(dir, 'lab.json'), 'utf8')).toContain('/dept/lab/l1.html');
     }));
+});
+
+// A prefix site inside a host site, added after the host was crawled (SQLite and PostgreSQL below).
+// What each site must end with, whichever way it came about: a page is the most specific site's,
+// fetched once; each site's links into the other are external.
+async function expectOwned(db: string): Promise<void> {
+  const pages = rows<{ site_id: number; url: string; level: number; status: string; note: string | null }>(db, 'SELECT site_id, url, level, status, note FROM pages ORDER BY site_id, url')
+    .map((p) => `${p.site_id} ${new URL(p.url).pathname} ${p.level} ${p.status}${p.note ? ` ${p.note}` : ''}`);
+  expect(pages).toEqual([
+    '1 / 0 done', '1 /other/ 1 done', '1 /other/more.html 2 done',
+    '2 /dept/ 0 done', '2 /dept/a.html 1 done', '2 /dept/auth/x.html 1 excluded excluded by */auth/*',
+  ]);
+  const ext = rows<{ site_id: number; page: string; url: string }>(db, 'SELECT e.site_id, p.url AS page, e.url FROM external_links e JOIN pages p ON p.id = e.page_id ORDER BY e.site_id, p.url, e.url')
+    .map((e) => `${e.site_id} ${new URL(e.page).pathname} ${e.url.replace(`:${port}`, '')}`);
+  expect(ext).toEqual([
+    '1 / http://nest.test/dept/', '1 /other/ http://nest.test/dept/a.html',
+    '2 /dept/ http://nest.test/other/', '2 /dept/ http://other.test/', '2 /dept/a.html http://nest.test/',
+  ]);
+  const fetched = rows<{ site_id: number; url: string }>(db, 'SELECT f.site_id, p.url FROM fetches f JOIN pages p ON p.id = f.page_id ORDER BY f.site_id, p.url')
+    .map((f) => `${f.site_id} ${new URL(f.url).pathname}`);
+  expect(fetched).toEqual(['1 /', '1 /other/', '1 /other/more.html', '2 /dept/', '2 /dept/a.html']);
+  const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: Record<string, unknown>[] };
+  expect(status.sites.map((s) => [s.pages_fetched, s.deepest_level, s.internal, s.external, s.external_hosts])).toEqual([[3, 2, 3, 2, 1], [2, 1, 3, 3, 2]]);
+  // the host site's links into the prefix site are links to another site: its own host is among its outside hosts
+  const own = JSON.parse((await beebot(['hosts', '--site', 'host', '--json'], { db })).stdout) as { host: string; links: number }[];
+  expect(own.map((h) => [h.host, h.links])).toEqual([['nest.test', 2]]);
+}
+const nestRequests = () => server.requests.filter((q) => q.startsWith('nest.test/dept'));
+async function addAfterCrawl(db: string): Promise<void> {
+  const before = nestRequests().length;
+  expect((await beebot(['seeds', 'add', u('nest.test'), '--short', 'host'], { db })).code).toBe(0);
+  const first = await crawl(db, '--max-level', '1');
+  expect(first.code, first.stderr).toBe(0);
+  const add = await beebot(['seeds', 'add', u('nest.test', '/dept/'), '--scope', 'prefix', '--exclude', '*/auth/*', '--short', 'dept'], { db });
+  expect([add.code, add.stdout], add.stderr).toEqual([0, '2\n']);
+  expect(add.stderr).toBe(
+    `site 2 (nest.test/dept/) lies inside site 1 (nest.test): its pages are site 2's from now on, and links between the two sites count as external\n` +
+      `3 pages site 1 had stored are site 2's now (1 fetched, not fetched again)\n`,
+  );
+  const second = await crawl(db);
+  expect(second.code, second.stderr).toBe(0);
+  expect(nestRequests().slice(before).sort()).toEqual(['nest.test/dept/', 'nest.test/dept/a.html']);
+  await expectOwned(db);
+}
+async function migrateDoubleCrawl(db: string, rollBack: (db: string) => void): Promise<void> {
+  expect((await beebot(['seeds', 'add', u('nest.test'), '--short', 'host'], { db })).code).toBe(0);
+  expect((await crawl(db, '--max-level', '1')).code).toBe(0);
+  // the prefix site added as an older beebot added it: its start page, nothing given to it
+  const d = openDb(db);
+  insertSites(d, [{ url: new URL(u('nest.test', '/dept/')), scope: 'prefix', short: 'dept', exclude: ['*/auth/*'] }], 'standard');
+  d.close();
+  const twice = await crawl(db);
+  expect(twice.code, twice.stderr).toBe(0);
+  expect(rows(db, `SELECT f.site_id FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.url LIKE '%/dept/a.html' ORDER BY f.site_id`)).toEqual([{ site_id: 1 }, { site_id: 2 }]);
+  rollBack(db);
+  const migrated = await beebot(['status'], { db }); // the first command to open it migrates it
+  expect(migrated.code, migrated.stderr).toBe(0);
+  await expectOwned(db);
+}
+
+describe('a prefix site inside a host site, added after the host was crawled', () => {
+  it('seeds import says where the sites it adds meet the others, once a pair, and what a prefix seed naming a page or / is', () =>
+    inTempDb(async (db, dir) => {
+    const file = join(dir, 'seeds.csv');
+    writeFileSync(file, `url,scope\n${u('uni.test')},host\n${u('uni.test', '/dept/index.html')},prefix\n${u('uni.test')},domain\n${u('other.test', '/index.html')},prefix\n`);
+    const r = await beebot(['seeds', 'import', file], { db });
+    expect([r.code, r.stdout]).toEqual([0, 'added 4, skipped 0\n']);
+    expect(r.stderr).toBe(
+      `site 2 (uni.test/dept/) is the folder /dept/ with every page under it, not /dept/index.html alone\n` +
+        `site 2 (uni.test/dept/) lies inside site 1 (uni.test): its pages are site 2's from now on, and links between the two sites count as external\n` +
+        `site 3 (uni.test) holds site 1 (uni.test): site 1's pages stay site 1's, and links between the two sites count as external\n` +
+        `site 3 (uni.test) holds site 2 (uni.test/dept/): site 2's pages stay site 2's, and links between the two sites count as external\n` +
+        `site 4 (other.test/) is the folder /: the whole host, as --scope host would be, and it owns every page of the host that no more specific site holds\n`,
+    );
+    }));
+
+  it('a site inside another is not added while a crawl of the file runs; a site elsewhere is', () =>
+    inTempDb(async (db) => {
+    expect((await beebot(['seeds', 'add', u('nest.test')], { db })).code).toBe(0);
+    writeFileSync(`${db}.lock`, String(process.pid)); // a live process holds the crawl's lock
+    const inside = await beebot(['seeds', 'add', u('nest.test', '/dept/'), '--scope', 'prefix'], { db });
+    expect([inside.code, inside.stderr]).toEqual([1, `beebot: a crawl (pid ${process.pid}) is running on ${db}: stop it before adding a site inside another (it takes over pages the crawl may hold)\n`]);
+    expect((await beebot(['seeds', 'add', u('other.test')], { db })).code).toBe(0);
+    expect(rows<{ url: string }>(db, 'SELECT url FROM sites ORDER BY id').map((x) => x.url)).toEqual([u('nest.test'), u('other.test')]);
+    }));
+
+  it('seeds add moves the pages the host site stored there to the prefix site: none is fetched twice, each is counted once', () =>
+    inTempDb(addAfterCrawl));
+
+  it('the migration mends a crawl where both sites fetched and counted the same pages', () =>
+    inTempDb((db) => migrateDoubleCrawl(db, (file) => {
+      const old = new Database(file);
+      old.pragma(`user_version = ${migrations.length - 1}`);
+      old.close();
+    })));
 });
 
 describe('a domain site', () => {
@@ -448,6 +570,15 @@ describe('on PostgreSQL', () => {
     cluster = await startPostgres();
   }, 120_000);
   afterAll(() => cluster?.stop());
+
+  it('a prefix site added inside a crawled host site gets its pages, and the upgrade mends a crawl that fetched them twice, as on SQLite', async () => {
+    await addAfterCrawl(await createDatabase(cluster!));
+    await migrateDoubleCrawl(await createDatabase(cluster!), (url) => {
+      const d = openDb(url);
+      d.exec(`COMMENT ON TABLE settings IS 'beebot schema ${PG_SCHEMA_VERSION - 1}'`);
+      d.close();
+    });
+  }, 120_000);
 
   it('prefix sites and sitemaps store what they store on SQLite', async () => {
     const db = await createDatabase(cluster!);

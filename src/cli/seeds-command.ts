@@ -3,14 +3,17 @@ import { confirm } from './confirm.js';
 import { Command } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { parseSeedUrl } from '../url/url.js';
-import { boundsKey } from '../url/scope.js';
+import { boundsKey, domainOf, overlapsOf, siteLabel, sitesByDomain } from '../url/scope.js';
+import type { PagesGiven } from '../db/page-owners.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
-import { deleteSite, findDuplicate, insertSites, listSites, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
+import { addSites, deleteSite, findDuplicate, listSites, planSites, type PlacedSite, type SitePlan, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
 import { decodeSeedFile, parseSeedFile, seedFileText, seedOf, SEED_COLUMNS, type SeedFields } from './seed-file.js';
 import { writeWhole } from './write-file.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
-import { isTty, printJson, withDb, withReadDb } from './context.js';
+import { dbPath, isTty, printJson, withDb, withReadDb } from './context.js';
+import { holdCrawlLock } from './crawl-lock.js';
+import { isPostgresUrl } from '../db/pg/url.js';
 import { formatTable } from './table.js';
 
 export function seedsCommand(): Command {
@@ -33,8 +36,16 @@ export function seedsCommand(): Command {
       if (typeof seed === 'string') throw new UsageError(seed);
       await withDb(cmd, (db) => {
         checkNew(db, seed);
-        const [id] = insertSites(db, [seed], readSettings(db).normalize, readSettings(db)['session-ids']);
-        process.stdout.write(`${id}\n`);
+        const settings = readSettings(db);
+        const plan = planSites(db, [seed], settings);
+        const release = lockIfInside(cmd, plan);
+        try {
+          const added = addSites(db, plan, settings);
+          process.stdout.write(`${added.ids[0]}\n`);
+          for (const line of overlapNotes(plan, added)) process.stderr.write(`${line}\n`);
+        } finally {
+          release();
+        }
       });
     });
 
@@ -67,9 +78,16 @@ export function seedsCommand(): Command {
             existing.set(key, r.url.href);
           }
         }
-        const ids = insertSites(db, added, settings.normalize, settings['session-ids']);
-        process.stdout.write(`added ${ids.length}, skipped ${skipped.length}\n`);
-        for (const s of skipped) process.stdout.write(`skipped ${s}\n`);
+        const plan = planSites(db, added, settings);
+        const release = lockIfInside(cmd, plan);
+        try {
+          const done = addSites(db, plan, settings);
+          process.stdout.write(`added ${done.ids.length}, skipped ${skipped.length}\n`);
+          for (const s of skipped) process.stdout.write(`skipped ${s}\n`);
+          for (const line of overlapNotes(plan, done)) process.stderr.write(`${line}\n`);
+        } finally {
+          release();
+        }
       });
     });
 
@@ -148,6 +166,42 @@ function checkNew(db: Db, seed: SeedInput): void {
   const rule = ruleOf({ url: seed.url.href, scope: seed.scope ?? null, include: null, exclude: null }, settings);
   const dup = findDuplicate(siteRules(db, settings).map((x) => ({ ...x.site, rule: x.rule })), rule);
   if (dup) throw new UsageError(`${seed.url.href} duplicates site ${dup.id} (${dup.url})`);
+}
+
+/**
+ * A site added inside another takes over pages the other stored: not while a crawl of this SQLite
+ * file runs (it holds those pages' sites in memory). Sites added elsewhere need no lock.
+ */
+function lockIfInside(cmd: Command, plan: SitePlan): () => void {
+  if (!plan.inside || isPostgresUrl(dbPath(cmd))) return () => undefined;
+  return holdCrawlLock(dbPath(cmd), (pid) => `a crawl (pid ${pid}) is running on ${dbPath(cmd)}: stop it before adding a site inside another (it takes over pages the crawl may hold)`);
+}
+
+/**
+ * What adding sites means where they meet others: which site's pages are whose, that links
+ * between them are external, the pages an older site had stored that are the new one's now, and
+ * what a prefix seed's folder is.
+ */
+function overlapNotes(plan: SitePlan, added: { ids: number[]; given: readonly PagesGiven[]; sites: readonly PlacedSite[] }): string[] {
+  const groups = plan.meeting.length ? sitesByDomain(added.sites) : new Map<string, PlacedSite[]>();
+  const meeting = new Set(plan.meeting);
+  const name = (x: PlacedSite) => `site ${x.id} (${siteLabel(x.rule)})`;
+  const notes: string[] = [];
+  plan.fresh.forEach((f, i) => {
+    const x = { ...f, id: added.ids[i]! };
+    const seedPath = new URL(x.url).pathname;
+    if (x.rule.path === '/') notes.push(`${name(x)} is the folder /: the whole host, as --scope host would be, and it owns every page of the host that no more specific site holds`);
+    else if (x.rule.path !== null && seedPath !== x.rule.path) notes.push(`${name(x)} is the folder ${x.rule.path} with every page under it, not ${seedPath} alone`);
+    if (!meeting.has(i)) return;
+    // each pair once, from the newer site's side
+    const { within, holding } = overlapsOf(x.rule, groups.get(domainOf(x.rule))!.filter((s) => s.id < x.id));
+    for (const o of within) notes.push(`${name(x)} lies inside ${name(o)}: its pages are site ${x.id}'s from now on, and links between the two sites count as external`);
+    for (const o of holding) notes.push(`${name(x)} holds ${name(o)}: site ${o.id}'s pages stay site ${o.id}'s, and links between the two sites count as external`);
+    for (const g of added.given.filter((g) => g.to === x.id)) {
+      notes.push(`${g.pages} ${g.pages === 1 ? 'page' : 'pages'} site ${g.from} had stored ${g.pages === 1 ? 'is' : 'are'} site ${x.id}'s now (${g.fetched} fetched, not fetched again)`);
+    }
+  });
+  return notes;
 }
 
 const collect = (v: string, all: string[]): string[] => [...all, v];

@@ -4,7 +4,7 @@ import { sqliteOf, type Db } from './db-types.js';
 import { fingerprint } from '../url/key-hash.js';
 import { openPg } from './pg/open.js';
 import { isPostgresUrl } from './pg/url.js';
-import { migrations } from './migrations.js';
+import { migrations, rewrites } from './migrations.js';
 import { urlHost } from '../url/host.js';
 import { checkExists, checkWritable, fileAccess, privateCopy } from './db-file.js';
 
@@ -102,12 +102,15 @@ function migrate(db: Database.Database, file: string): void {
     const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
     if (tables.n > 0) throw new BeebotError(`${file} is not a beebot database`);
   }
-  // Off while migrating: a migration may rebuild a table, and dropping the old one must not
+  // Off while a migration's SQL runs: it may rebuild a table, and dropping the old one must not
   // cascade into the tables that point at it (SQLite's documented way to change a table).
-  db.pragma('foreign_keys = OFF');
   for (let v = version; v < migrations.length; v++) {
+    const rewrite = rewrites[v];
+    // a rewrite deletes rows the way beebot does, their dependents going with them
+    db.pragma(`foreign_keys = ${rewrite ? 'ON' : 'OFF'}`);
     db.transaction(() => {
       db.exec(migrations[v]!);
+      rewrite?.(Object.assign(db, { kind: 'sqlite' as const }) as unknown as Db);
       const broken = db.pragma('foreign_key_check') as unknown[];
       if (broken.length) throw new BeebotError(`${file}: migration to schema ${v + 1} would break ${broken.length} references`);
       db.pragma(`user_version = ${v + 1}`);

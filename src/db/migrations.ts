@@ -6,7 +6,11 @@
  * `bad_links`. `fetches` is the pull log: one row per page pulled from the frontier, in crawl
  * order, with the page's reward (external links newly stored from it) — the bandit and the
  * replay tool read it. `hops` records every HTTP request a pull made (redirects included).
+ * A migration may have a rewrite (`rewrites`): data changed by beebot's own rules in JavaScript.
  */
+import type { Db } from './db-types.js';
+import { migratePageOwners } from './page-owners.js';
+
 export const migrations: string[] = [
   `
   CREATE TABLE settings (
@@ -422,4 +426,16 @@ export const migrations: string[] = [
   ALTER TABLE sites ADD COLUMN sitemap_files INTEGER;
   ALTER TABLE sites ADD COLUMN sitemap_problems TEXT;
   `,
+  // A page is the most specific site's (src/url/scope.ts). A site added inside another after the
+  // other had stored pages there left them with the other, and the crawl fetched and counted them
+  // for both: each page goes to its owner, kept once, with its pull and links (rewrites below).
+  `
+  -- no change of layout
+  `,
 ];
+
+/**
+ * Data rewrites by beebot's own rules, each run after the migration of its index, in the same
+ * transaction, with foreign keys on (a deleted row's dependents go with it).
+ */
+export const rewrites: Readonly<Partial<Record<number, (db: Db) => void>>> = { 17: migratePageOwners };

@@ -1,10 +1,11 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
-import { boundsKey, nestedSites, siteRule, type Scope, type SiteRule } from '../url/scope.js';
+import { boundsKey, domainOf, nestedSites, overlapsOf, siteRule, sitesByDomain, type Scope, type SiteRule } from '../url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import type { SessionIds } from '../url/session-ids.js';
 import type { RewardMode } from '../bandit/reward.js';
 import type { Db } from '../db/db.js';
 import { returning } from '../db/dialect.js';
+import { givePagesToOwners, type PagesGiven } from '../db/page-owners.js';
 import { fingerprint } from '../url/key-hash.js';
 import type { SiteScope } from '../page/classify.js';
 import type { Settings } from './settings.js';
@@ -60,6 +61,9 @@ export function ruleOf(site: Pick<Site, 'url' | 'scope' | 'include' | 'exclude'>
   return siteRule(new URL(site.url), site.scope ?? s.scope, { include: patterns(site.include), exclude: patterns(site.exclude) });
 }
 
+/** Patterns as the sites table keeps them: a JSON array of what was typed; null: none. */
+const patternsJson = (typed: readonly string[] | undefined): string | null => (typed?.length ? JSON.stringify(typed) : null);
+
 function patterns(json: string | null): UrlPattern[] {
   if (json === null) return [];
   // stored only after parseUrlPattern accepted them (seeds add)
@@ -74,8 +78,9 @@ export function siteRules(db: Db, s: Pick<Settings, 'scope'>): { id: number; sit
 /** Each site's scope (its bounds, the sites nested in them, the URL normalization and session ids), by site id. */
 export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize' | 'session-ids'>): Map<number, SiteScope> {
   const all = siteRules(db, s);
-  const rules = all.map((x) => x.rule);
-  return new Map(all.map((x) => [x.id, { rule: x.rule, nested: nestedSites(x.rule, rules), mode: s.normalize, sessionIds: s['session-ids'] }]));
+  const groups = sitesByDomain(all);
+  const near = (x: { rule: SiteRule }) => groups.get(domainOf(x.rule))!.map((g) => g.rule);
+  return new Map(all.map((x) => [x.id, { rule: x.rule, nested: nestedSites(x.rule, near(x)), mode: s.normalize, sessionIds: s['session-ids'] }]));
 }
 
 /** How many sites the store has. */
@@ -114,7 +119,7 @@ export function insertSites(db: Db, seeds: readonly SeedInput[], mode: Normalize
       const id = Number(
         site.run(
           fetchUrl(s.url), s.name ?? null, s.short ?? null, s.group ?? null, new Date().toISOString(), s.scope ?? null,
-          s.include?.length ? JSON.stringify(s.include) : null, s.exclude?.length ? JSON.stringify(s.exclude) : null, s.sitemaps ?? null,
+          patternsJson(s.include), patternsJson(s.exclude), s.sitemaps ?? null,
         )
           .lastInsertRowid,
       );
@@ -124,6 +129,53 @@ export function insertSites(db: Db, seeds: readonly SeedInput[], mode: Normalize
       return id;
     }),
   ).immediate(); // see deleteLinks: a crawl may be writing
+}
+
+/** A site with its bounds, as the sites' overlaps are worked out. */
+export interface PlacedSite {
+  id: number;
+  url: string;
+  rule: SiteRule;
+}
+
+/**
+ * Seeds about to be added, beside the sites already there: their rules, every site grouped by
+ * registrable domain (sitesByDomain), and which new seeds meet another site (share a group).
+ * The sites are read once: a file of 50,000 seeds spent seconds reading them again.
+ */
+export interface SitePlan {
+  seeds: readonly SeedInput[];
+  before: PlacedSite[];
+  fresh: { url: string; rule: SiteRule }[];
+  /** indexes into seeds of those whose domain holds another site, old or new */
+  meeting: number[];
+  /** those of them inside another site: adding them takes pages over */
+  inside: boolean;
+}
+
+/** What adding these seeds will meet (SitePlan), before anything is written. */
+export function planSites(db: Db, seeds: readonly SeedInput[], s: Pick<Settings, 'scope'>): SitePlan {
+  const before = siteRules(db, s).map((x) => ({ id: x.id, url: x.site.url, rule: x.rule }));
+  const fresh = seeds.map((x) => ({ url: fetchUrl(x.url), rule: ruleOf({ url: x.url.href, scope: x.scope ?? null, include: patternsJson(x.include), exclude: patternsJson(x.exclude) }, s) }));
+  const groups = sitesByDomain<{ rule: SiteRule }>([...before, ...fresh]);
+  const meeting = fresh.flatMap((x, i) => (groups.get(domainOf(x.rule))!.length > 1 ? [i] : []));
+  const inside = meeting.some((i) => overlapsOf(fresh[i]!.rule, groups.get(domainOf(fresh[i]!.rule))!).within.length > 0);
+  return { seeds, before, fresh, meeting, inside };
+}
+
+/**
+ * Add the planned sites (insertSites) and give those inside others the pages the others had
+ * stored in their bounds, in one transaction: a site added inside another after a crawl owns its
+ * pages as if it had been there from the start (src/db/page-owners.ts). Returns the new ids, the
+ * pages given, and every site (the new ones with their ids) for what is said about them.
+ */
+export function addSites(db: Db, plan: SitePlan, s: Pick<Settings, 'normalize' | 'session-ids'>): { ids: number[]; given: PagesGiven[]; sites: PlacedSite[] } {
+  return db.transaction(() => {
+    const ids = insertSites(db, plan.seeds, s.normalize, s['session-ids']);
+    const sites = [...plan.before, ...plan.fresh.map((x, i) => ({ ...x, id: ids[i]! }))];
+    const given = plan.inside ? givePagesToOwners(db, sites, new Set(plan.meeting.map((i) => ids[i]!))) : [];
+    return { ids, given, sites };
+  }).immediate(); // see deleteLinks: a crawl may be writing
 }
 
 /** Remove a site and, by cascade, every link and fetch recorded for it. */

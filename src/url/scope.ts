@@ -93,6 +93,37 @@ export function nestedSites(rule: SiteRule, all: readonly SiteRule[]): SiteRule[
   return all.filter((o) => o !== rule && specificity(o) > specificity(rule) && overlaps(rule, o));
 }
 
+/** The registrable domain a site lies in: two sites can only overlap inside one. */
+export function domainOf(rule: SiteRule): string {
+  return rule.scope === 'domain' ? rule.identity : siteIdentity(rule.identity, 'domain');
+}
+
+/**
+ * The sites by the registrable domain they lie in, in their order: what a site may overlap is
+ * its domain's group, not every site (thousands of seeds compared each with all took minutes).
+ */
+export function sitesByDomain<T extends { rule: SiteRule }>(sites: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const s of sites) {
+    const d = domainOf(s.rule);
+    const g = groups.get(d);
+    if (g) g.push(s);
+    else groups.set(d, [s]);
+  }
+  return groups;
+}
+
+/**
+ * How a site's bounds meet the other sites': `within`, the less specific sites holding it (its
+ * pages are its own, not theirs); `holding`, the more specific ones inside it (their pages are
+ * theirs, not its). Links between a site and any of them are external to both.
+ */
+export function overlapsOf<T extends { rule: SiteRule }>(rule: SiteRule, sites: readonly T[]): { within: T[]; holding: T[] } {
+  const within = sites.filter((o) => o.rule !== rule && specificity(o.rule) < specificity(rule) && overlaps(o.rule, rule));
+  const holding = sites.filter((o) => o.rule !== rule && specificity(o.rule) > specificity(rule) && overlaps(rule, o.rule));
+  return { within, holding };
+}
+
 function overlaps(outer: SiteRule, inner: SiteRule): boolean {
   const probe = new URL(`http://${inner.identity}${inner.path ?? '/'}`);
   return inSite(probe, outer);

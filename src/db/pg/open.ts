@@ -2,7 +2,7 @@ import { BeebotError } from '../../errors.js';
 import type { Db } from '../db-types.js';
 import { pgCoordination } from './coordination-tables.js';
 import { PgDb } from './connection.js';
-import { PG_SCHEMA_VERSION, pgSchema, pgUpgrades } from './schema.js';
+import { PG_SCHEMA_VERSION, pgRewrites, pgSchema, pgUpgrades } from './schema.js';
 import { showUrl } from './url.js';
 
 
@@ -37,7 +37,10 @@ export function openPg(url: string, opts: { readonly?: boolean } = {}): Db {
           const v = /^beebot schema (\d+)$/.exec(mark[0] ?? '');
           if (v && Number(v[1]) > PG_SCHEMA_VERSION) throw new BeebotError(`${name} was written by a newer beebot (schema ${v[1]}); upgrade beebot`);
           if (!v || opts.readonly || !upgradable(Number(v[1]))) throw new BeebotError(`${name} is not a beebot database of this version`);
-          for (let from = Number(v[1]); from < PG_SCHEMA_VERSION; from++) for (const statement of pgUpgrades[from]!) db.exec(statement);
+          for (let from = Number(v[1]); from < PG_SCHEMA_VERSION; from++) {
+            for (const statement of pgUpgrades[from]!) db.exec(statement);
+            pgRewrites[from]?.(db);
+          }
           db.exec(`COMMENT ON TABLE settings IS '${MARK}'`);
         }
         return;

@@ -1,3 +1,6 @@
+import type { Db } from '../db-types.js';
+import { migratePageOwners } from '../page-owners.js';
+
 /**
  * The beebot database layout for PostgreSQL: the tables of the SQLite store as they stand after
  * all of its migrations (src/db/migrations.ts), created in one go when a PostgreSQL store is first
@@ -27,7 +30,7 @@
  * - SQLite-only migration steps (the data rewrites of older databases) have no counterpart: a
  *   PostgreSQL database starts at the current layout.
  */
-export const PG_SCHEMA_VERSION = 17;
+export const PG_SCHEMA_VERSION = 18;
 
 export const pgSchema: readonly string[] = [
   `CREATE TABLE settings (
@@ -345,4 +348,8 @@ export const pgUpgrades: Readonly<Record<number, readonly string[]>> = {
   ],
   15: ["INSERT INTO settings (key, value) SELECT 'order', 'bfs' WHERE EXISTS (SELECT 1 FROM fetches) ON CONFLICT (key) DO NOTHING"],
   16: ['ALTER TABLE sites ADD COLUMN sitemap_files BIGINT', 'ALTER TABLE sites ADD COLUMN sitemap_problems TEXT'],
+  17: [], // each page to its owner: a rewrite (pgRewrites), no change of layout
 };
+
+/** Data rewrites by beebot's own rules, each run after the upgrade from its version (SQLite's `rewrites`). */
+export const pgRewrites: Readonly<Partial<Record<number, (db: Db) => void>>> = { 17: migratePageOwners };
