@@ -159,3 +159,32 @@ describe('links on a terminal', () => {
     expect(json.map((l) => l.anchor_text)).toEqual(['\u202Egnp.exe', 'a\u2066b\u200Fc\u061Cd\u202Ae']);
   });
 });
+
+describe('a command that writes a file', () => {
+  it('ends with one line on stderr saying what it wrote and where; --quiet drops it; - (stdout) never has it', async () => {
+    const db = await crawledSite();
+    const at = (name: string) => join(tmp.dir, `${n}-${name}`);
+    const wrote: [string[], string][] = [
+      [['export', at('e.csv')], `wrote 2 rows to ${at('e.csv')}`],
+      [['export', at('e.jsonl'), '--kind', 'internal'], `wrote 4 rows to ${at('e.jsonl')}`],
+      [['export', at('g.gexf')], `wrote the site graph (3 nodes, 2 edges) to ${at('g.gexf')}`],
+      [['export', at('g.graphml')], `wrote the site graph (3 nodes, 2 edges) to ${at('g.graphml')}`],
+      [['report', at('r.html')], `wrote the report of 1 site to ${at('r.html')}`],
+      [['map', 'st', at('m.xml')], `wrote the map of 4 pages to ${at('m.xml')}`],
+      [['seeds', 'export', at('s.csv')], `wrote 1 site to ${at('s.csv')}`],
+      [['trace', 'export', at('t.json')], `wrote the trace of 4 pages to ${at('t.json')}`],
+      [['check', 'st', '--no-external', at('c.csv')], `wrote 0 rows to ${at('c.csv')}`],
+    ];
+    for (const [args, line] of wrote) {
+      const r = await beebot(args, { db });
+      expect([r.code, r.stderr.split('\n').at(-2)], args.join(' ')).toEqual([0, line]);
+      const quiet = await beebot([...args, '--quiet'], { db });
+      expect(quiet.code, args.join(' ')).toBe(0);
+      expect(quiet.stderr, args.join(' ')).not.toMatch(/^wrote /m);
+    }
+    for (const args of [['export', '-'], ['report', '-'], ['seeds', 'export', '-']]) {
+      const r = await beebot(args, { db });
+      expect([r.code, r.stderr], args.join(' ')).toEqual([0, '']);
+    }
+  });
+});
