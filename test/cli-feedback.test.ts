@@ -41,6 +41,9 @@ beforeAll(async () => {
     '/b': `<a href="http://gone-b.test:${closedPort}/">out</a>`,
     '/c': 'the end',
     // a page whose anchor texts hold bidi controls (the right-to-left override never closed)
+    'fails.test/': '<a href="/ok">ok</a> <a href="/busy">busy</a>',
+    'fails.test/ok': 'fetched',
+    'fails.test/busy': { type: 'text/html', body: 'try later', status: 503 },
     'bidi.test/': '<a href="http://out.test/x">\u202Egnp.exe</a> <a href="http://out.test/y">a\u2066b\u200Fc\u061Cd\u202Ae</a>',
   });
 });
@@ -186,5 +189,16 @@ describe('a command that writes a file', () => {
       const r = await beebot(args, { db });
       expect([r.code, r.stderr], args.join(' ')).toEqual([0, '']);
     }
+  });
+});
+
+describe('a count of one', () => {
+  it('is singular: "1 page failed", "1 page to retry"', async () => {
+    const db = newDb();
+    expect((await beebot(['seeds', 'add', `http://fails.test:${site.port}/`], { db })).code).toBe(0);
+    const r = await beebot(['crawl', '--delay', '0', '--resolve', `fails.test:${site.port}:127.0.0.1`], { db });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`  site http://fails.test:${site.port}/: 1 page failed for now, retried in the next run\n`);
+    expect(r.stdout).toMatch(/^failed for now: \d+ attempts? this run; 1 page to retry \(kept in the frontier\)$/m);
   });
 });
