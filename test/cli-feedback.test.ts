@@ -10,6 +10,7 @@ import { servePages } from './helpers/page-server.js';
 let tmp: ReturnType<typeof tempDir>;
 let site: Awaited<ReturnType<typeof servePages>>;
 let closedPort: number;
+const LONG_URL = 'http://out.example/a-rather-long-folder/and-another-folder/yet-another-folder/the-page.html?x=1';
 let n = 0;
 const newDb = () => join(tmp.dir, `db-${++n}.db`);
 const resolve = () => ['--resolve', `site.test:${site.port}:127.0.0.1`, '--resolve', `gone-a.test:${closedPort}:127.0.0.1`, '--resolve', `gone-b.test:${closedPort}:127.0.0.1`];
@@ -41,6 +42,7 @@ beforeAll(async () => {
     '/b': `<a href="http://gone-b.test:${closedPort}/">out</a>`,
     '/c': 'the end',
     // a page whose anchor texts hold bidi controls (the right-to-left override never closed)
+    'long.test/': `<a href="${LONG_URL}">${'an anchor text long enough to need cutting '.repeat(3)}</a>`,
     'fails.test/': '<a href="/ok">ok</a> <a href="/busy">busy</a>',
     'fails.test/ok': 'fetched',
     'fails.test/busy': { type: 'text/html', body: 'try later', status: 503 },
@@ -200,5 +202,20 @@ describe('a count of one', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`  site http://fails.test:${site.port}/: 1 page failed for now, retried in the next run\n`);
     expect(r.stdout).toMatch(/^failed for now: \d+ attempts? this run; 1 page to retry \(kept in the frontier\)$/m);
+  });
+});
+
+describe('links external on a terminal', () => {
+  it('fits its width: long URLs lose whole folders from their middle, columns that do not fit are named; piped TSV is unchanged', async () => {
+    const db = newDb();
+    expect((await beebot(['seeds', 'add', `http://long.test:${site.port}/`], { db })).code).toBe(0);
+    expect((await beebot(['crawl', '--delay', '0', '--resolve', `long.test:${site.port}:127.0.0.1`], { db })).code).toBe(0);
+    const lines = (await onTerminal(100, ['--db', db, 'links', 'external'])).trimEnd().split('\n');
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(100);
+    expect(lines[1]).toMatch(/ http:\/\/out\.example\/\S*…/);
+    expect(lines.at(-1)).toBe('not shown (--json has them): anchor_text, rel, tag, found_at, last_seen, gone_at');
+    const piped = await beebot(['links', 'external'], { db });
+    expect(piped.stdout.split('\n')[1]!.split('\t')).toContain(LONG_URL);
+    expect(piped.stdout.split('\n')[0]!.split('\t')).toContain('gone_at');
   });
 });

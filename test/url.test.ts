@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fetchUrl, parseSeedUrl, resolveHref, urlKey } from '../src/url/url.js';
+import { cutUrl } from '../src/url/cut-url.js';
 
 const u = (s: string): URL => new URL(s);
 
@@ -118,5 +119,20 @@ describe('shared url-normalization data', () => {
   const nurl = new Set(['007', '008', '009', '014', '026', '096', '097', '100', '101', '197'].map((n) => `normalize-url-${n}`));
   it.each(load('normalize_url_cases.json').filter((c) => nurl.has(c.id)))('paper $id $input', (c) => {
     expect(urlKey(new URL(c.input as string), 'paper')).toBe(c.expected!.replace(/^https:/, 'http:'));
+  });
+});
+
+describe('cutUrl', () => {
+  const u = 'https://docs.example.org/en/3.2/topics/auth/index.html';
+  it('leaves out whole folders from the middle, keeping the host and the last segment', () => {
+    expect(cutUrl(u, 80)).toBe(u);
+    expect(cutUrl(u, 45)).toBe('https://docs.example.org/en/3.2/…/index.html');
+    expect(cutUrl(u, 40)).toBe('https://docs.example.org/en/…/index.html');
+    expect(cutUrl(u, 37)).toBe('https://docs.example.org/…/index.html');
+  });
+  it('cuts the end when even the host and the last segment do not fit', () => {
+    expect(cutUrl(u, 30)).toBe('https://docs.example.org/en/3…');
+    expect(cutUrl('https://a.example/' + 'x'.repeat(40), 20)).toBe('https://a.example/x…');
+    expect(cutUrl('not a url at all, just long text', 10)).toBe('not a url…');
   });
 });
