@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, beebot, tempDir } from './helpers/cli.js';
 import { servePages } from './helpers/page-server.js';
+import { renderFile } from './helpers/browser.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let site: Awaited<ReturnType<typeof servePages>>;
@@ -42,7 +43,8 @@ beforeAll(async () => {
     '/b': `<a href="http://gone-b.test:${closedPort}/">out</a>`,
     '/c': 'the end',
     // a page whose anchor texts hold bidi controls (the right-to-left override never closed)
-    'long.test/': `<a href="${LONG_URL}">${'an anchor text long enough to need cutting '.repeat(3)}</a>`,
+    'long.test/': `<a href="${LONG_URL}">${'an anchor text long enough to need cutting '.repeat(3)}</a> <a href="/${'a-long-folder-name/'.repeat(12)}page">in</a>`,
+    [`long.test/${'a-long-folder-name/'.repeat(12)}page`]: `<title>${'A title of many words '.repeat(12)}</title>`,
     'fails.test/': '<a href="/ok">ok</a> <a href="/busy">busy</a>',
     'fails.test/ok': 'fetched',
     'fails.test/busy': { type: 'text/html', body: 'try later', status: 503 },
@@ -218,4 +220,17 @@ describe('links external on a terminal', () => {
     expect(piped.stdout.split('\n')[1]!.split('\t')).toContain(LONG_URL);
     expect(piped.stdout.split('\n')[0]!.split('\t')).toContain('gone_at');
   });
+});
+
+describe("the map's HTML page", () => {
+  it('fits the browser window: a long title and URL wrap, nothing runs off the right edge', async () => {
+    const db = newDb();
+    expect((await beebot(['seeds', 'add', `http://long.test:${site.port}/`], { db })).code).toBe(0);
+    expect((await beebot(['crawl', '--delay', '0', '--resolve', `long.test:${site.port}:127.0.0.1`], { db })).code).toBe(0);
+    const file = join(tmp.dir, `${n}-map.html`);
+    expect((await beebot(['map', '1', file], { db })).code).toBe(0);
+    const r = await renderFile(file);
+    expect(r.html).toContain('a-long-folder-name/a-long-folder-name/');
+    expect(r.width.page, r.browser).toBeLessThanOrEqual(r.width.window);
+  }, 60_000);
 });
