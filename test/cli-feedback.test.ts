@@ -1,7 +1,9 @@
 // What the CLI tells a user who hits the edges: check's exit codes and an offline check, search
 // without a text index, config set's echo, a capped site's word, status fitting the terminal.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type Socket } from 'node:net';
+import { listenLoopback } from '../fixtures/listen.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, beebot, tempDir } from './helpers/cli.js';
@@ -45,6 +47,7 @@ beforeAll(async () => {
     // a page whose anchor texts hold bidi controls (the right-to-left override never closed)
     'long.test/': `<a href="${LONG_URL}">${'an anchor text long enough to need cutting '.repeat(3)}</a> <a href="/${'a-long-folder-name/'.repeat(12)}page">in</a>`,
     [`long.test/${'a-long-folder-name/'.repeat(12)}page`]: `<title>${'A title of many words '.repeat(12)}</title>`,
+    'tunnel.test/': `<a href="https://secure-a.test/${'folder/'.repeat(15)}page.html">a</a> <a href="https://secure-b.test/">b</a>`,
     'fails.test/': '<a href="/ok">ok</a> <a href="/busy">busy</a>',
     'fails.test/ok': 'fetched',
     'fails.test/busy': { type: 'text/html', body: 'try later', status: 503 },
@@ -72,7 +75,39 @@ describe('check', () => {
     ]);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^beebot: none of the 2 external URLs checked now answered \(ECONNREFUSED\): offline, or a proxy needed \(--proxy\)\?.*--recheck/);
+    expect(lines[1]).toMatch(/^beebot: none of the 2 external URLs checked now answered \(refused\): offline, or a proxy needed \(--proxy\)\?.*--recheck/);
+  });
+
+  it("through a proxy that refuses the tunnel: the crawl's short reason, a hint about the proxy, rows that fit the terminal", async () => {
+    const proxy = createHttpServer((_req, res) => res.writeHead(502).end());
+    proxy.on('connect', (_req, socket: Socket) => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+    const port = await listenLoopback(proxy);
+    try {
+      const db = newDb();
+      expect((await beebot(['seeds', 'add', `http://tunnel.test:${site.port}/`, '--short', 'tn'], { db })).code).toBe(0);
+      expect((await beebot(['crawl', '--delay', '0', '--resolve', `tunnel.test:${site.port}:127.0.0.1`], { db })).code).toBe(0);
+      const args = ['--db', db, 'check', 'tn', '--delay', '0', '--proxy', `http://127.0.0.1:${port}`];
+      const screen = (await onTerminal(100, args, [1])).trimEnd().split('\n');
+      const table = screen.slice(screen.findIndex((l) => l.startsWith('kind ')));
+      expect(table).toHaveLength(3);
+      for (const l of table) expect(l.length, l).toBeLessThanOrEqual(100);
+      // the URL cut after a folder, never inside one
+      expect(table[1]).toMatch(/^external +https:\/\/secure-a\.test\/(folder\/)*…(\/page\.html)? /);
+      const r = await beebot(['check', 'tn', '--json', '--recheck', '--delay', '0', '--proxy', `http://127.0.0.1:${port}`], { db });
+      expect(r.code, r.stderr).toBe(1);
+      expect((JSON.parse(r.stdout) as { error: string }[]).map((x) => x.error)).toEqual(['proxy refused the tunnel (502)', 'proxy refused the tunnel (502)']);
+      const hint = r.stderr.trim().split('\n')[1];
+      expect(hint).toMatch(/^beebot: none of the 2 external URLs checked now answered \(proxy refused the tunnel \(502\)\): is the proxy http:\/\/127\.0\.0\.1:\d+ working/);
+      expect(hint).not.toContain('proxy needed');
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
+  });
+
+  it('--no-external says the external URLs were not checked, not "0 of 0 invalid"', async () => {
+    const db = await crawledSite();
+    const r = await beebot(['check', 'st', '--no-external'], { db });
+    expect(r.stderr).toBe('st: 0 invalid internal links to 0 pages; external URLs not checked (--no-external)\n');
   });
 });
 
@@ -108,14 +143,14 @@ describe('a site at max-pages-per-site', () => {
 });
 
 /** The CLI on a pseudo-terminal of `cols` columns (util-linux script), its output with CRLF made LF. */
-function onTerminal(cols: number, args: string[]): Promise<string> {
+function onTerminal(cols: number, args: string[], codes = [0]): Promise<string> {
   const cmd = `stty cols ${cols} rows 50; ${[process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ')}`;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: { ...process.env, TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(text.replace(/\r\n/g, '\n')) : reject(new Error(`script exited ${code}: ${text}`))));
+    child.on('close', (code) => (codes.includes(code!) ? resolve(text.replace(/\r\n/g, '\n')) : reject(new Error(`script exited ${code}: ${text}`))));
   });
 }
 

@@ -130,9 +130,11 @@ describe('cutUrl', () => {
     expect(cutUrl(u, 40)).toBe('https://docs.example.org/en/…/index.html');
     expect(cutUrl(u, 37)).toBe('https://docs.example.org/…/index.html');
   });
-  it('cuts the end when even the host and the last segment do not fit', () => {
-    expect(cutUrl(u, 30)).toBe('https://docs.example.org/en/3…');
-    expect(cutUrl('https://a.example/' + 'x'.repeat(40), 20)).toBe('https://a.example/x…');
+  it('keeps the folders that fit, after a slash, when the last segment does not; cuts the end when the host does not fit', () => {
+    expect(cutUrl(u, 33)).toBe('https://docs.example.org/en/3.2/…');
+    expect(cutUrl(u, 30)).toBe('https://docs.example.org/en/…');
+    expect(cutUrl('https://a.example/' + 'x'.repeat(40), 20)).toBe('https://a.example/…');
+    expect(cutUrl('https://a-long-host-name.example/x', 20)).toBe('https://a-long-host…');
     expect(cutUrl('not a url at all, just long text', 10)).toBe('not a url…');
   });
 });

@@ -89,16 +89,18 @@ export function checkCommand(): Command {
             externalUrls: externals.length, externalChecked: ext.results.length,
             externalInvalid: ext.results.filter((r) => isBroken(r.check)).length, externalUnchecked: ext.unchecked,
           };
-          process.stderr.write(
-            `${summary.site}: ${summary.invalidInternal} invalid internal links to ${internal.length} pages; ` +
-              `${summary.externalInvalid} of ${summary.externalChecked} external URLs invalid (${ext.checked} checked now, ${ext.cached} cached` +
-              `${ext.unchecked ? `, ${ext.unchecked} not checked: --max` : ''})\n`,
-          );
+          const externalPart = flags.external
+            ? `${summary.externalInvalid} of ${counted(summary.externalChecked, 'external URL')} invalid (${ext.checked} checked now, ${ext.cached} cached` +
+              `${ext.unchecked ? `, ${ext.unchecked} not checked: --max` : ''})`
+            : 'external URLs not checked (--no-external)';
+          process.stderr.write(`${summary.site}: ${counted(summary.invalidInternal, 'invalid internal link')} to ${counted(internal.length, 'page')}; ${externalPart}\n`);
           if (ext.checked > 0 && ext.unanswered === ext.checked) {
             const first = ext.results.find((r) => r.check.status === null)?.check.error;
+            // The likely cause depends on what was given: no proxy (offline, or one is needed), or the proxy itself.
+            const cause = flags.proxy === undefined ? 'offline, or a proxy needed (--proxy)?' : `is the proxy ${flags.proxy} working, and does it let these through?`;
             process.stderr.write(
-              `beebot: none of the ${ext.checked} external URLs checked now answered (${first}): offline, or a proxy needed (--proxy)? ` +
-                'Their failures are cached: run again with --recheck once online\n',
+              `beebot: none of the ${counted(ext.checked, 'external URL')} checked now answered (${first}): ${cause} ` +
+                'Their failures are cached: run again with --recheck once they can be reached\n',
             );
           }
           return { rows, summary };

@@ -268,14 +268,22 @@ const reasons: Record<string, string> = {
   ENETUNREACH: 'unreachable',
 };
 
-function toFetchError(err: unknown, signal: AbortSignal): unknown {
+/**
+ * A request's failure as a short reason the user reads (`refused`, `dns`, `proxy refused the
+ * tunnel (502)`), never undici's codes: the crawl's and check's one mapping. `signal`: the
+ * request's own, whose abort is the page's timeout or the run's end.
+ */
+export function toFetchError(err: unknown, signal?: AbortSignal): FetchError {
   if (err instanceof FetchError) return err;
-  if (signal.aborted) {
+  if (signal?.aborted) {
     const why = signal.reason as { name?: string } | undefined;
     return why?.name === 'TimeoutError' ? new FetchError('page-timeout') : new FetchError('aborted');
   }
   const e = err as { code?: string; cause?: { code?: string }; message?: string };
   const code = e.code ?? e.cause?.code ?? '';
+  // undici's ProxyAgent ends a CONNECT the proxy did not answer 200 as an abort (UND_ERR_ABORTED).
+  const tunnel = /^Proxy response \((\d+)\)/.exec(e.message ?? '');
+  if (tunnel) return new FetchError(`proxy refused the tunnel (${tunnel[1]})`);
   if (reasons[code]) return new FetchError(reasons[code]!, e.message);
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || /SSL|TLS/.test(code)) return new FetchError('tls', e.message);
   // llhttp parser errors: the peer does not speak HTTP/1.1 properly
