@@ -119,6 +119,24 @@ describe('search without a text index', () => {
   });
 });
 
+describe('search with part of the pages indexed', () => {
+  it('config set says the pages fetched before stay unindexed; search says how many it covers, and plainly when nothing matched (exit 1, as grep)', async () => {
+    const db = await crawledSite(); // 4 pages, crawled with index-text no
+    const set = await beebot(['config', 'set', 'index-text', 'yes'], { db });
+    expect(set.stdout).toBe('index-text = yes (was no)\n');
+    expect(set.stderr).toMatch(/^the 4 pages already fetched stay unindexed \(beebot keeps no page text to index them from\); pages fetched from now on are indexed\. To search them all, crawl again into a new database with index-text yes\n$/);
+    expect((await beebot(['seeds', 'add', `http://fails.test:${site.port}/`], { db })).code).toBe(0);
+    expect((await beebot(['crawl', '--delay', '0', '--resolve', `fails.test:${site.port}:127.0.0.1`], { db })).code).toBe(0);
+    const hit = await beebot(['search', 'fetched'], { db });
+    expect(hit.code, hit.stderr).toBe(0);
+    expect(hit.stdout.split('\n')[1]).toMatch(/^http:\/\/fails\.test:\d+\/ok\t/);
+    expect(hit.stderr).toBe('1 page shown; 2 of 6 pages fetched are indexed (the others were fetched with index-text no)\n');
+    const none = await beebot(['search', 'erlang process'], { db });
+    expect(none).toMatchObject({ code: 1, stdout: '', stderr: 'no page matches "erlang process"; 2 of 6 pages fetched are indexed (the others were fetched with index-text no)\n' });
+    expect(await beebot(['search', 'erlang', '--json'], { db })).toMatchObject({ code: 1, stdout: '[]\n' });
+  });
+});
+
 describe('config set', () => {
   it('echoes the value now stored, and what it was', async () => {
     const db = newDb();
