@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { listenLoopback } from '../fixtures/listen.js';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, beebot, tempDir } from './helpers/cli.js';
@@ -36,6 +37,15 @@ async function crawledSite(...config: [string, string][]): Promise<string> {
   return db;
 }
 
+/** A new database with the one site `host`.test of the loopback server, crawled. */
+async function crawledHost(host: string): Promise<string> {
+  const db = newDb();
+  expect((await beebot(['seeds', 'add', `http://${host}.test:${site.port}/`], { db })).code).toBe(0);
+  const r = await beebot(['crawl', '--delay', '0', '--resolve', `${host}.test:${site.port}:127.0.0.1`], { db });
+  expect(r.code, r.stderr).toBe(0);
+  return db;
+}
+
 beforeAll(async () => {
   tmp = tempDir();
   closedPort = await freePort();
@@ -48,6 +58,7 @@ beforeAll(async () => {
     'long.test/': `<a href="${LONG_URL}">${'an anchor text long enough to need cutting '.repeat(3)}</a> <a href="/${'a-long-folder-name/'.repeat(12)}page">in</a>`,
     [`long.test/${'a-long-folder-name/'.repeat(12)}page`]: `<title>${'A title of many words '.repeat(12)}</title>`,
     'tunnel.test/': `<a href="https://secure-a.test/${'folder/'.repeat(15)}page.html">a</a> <a href="https://secure-b.test/">b</a>`,
+    'words.test/': '<a href="mailto:a@x.test">m</a> <a href="mailto:b@x.test">m</a> <a href="javascript:void(0)">j</a> <a href="">e</a> <a href="http://out.test/">o</a>',
     'fails.test/': '<a href="/ok">ok</a> <a href="/busy">busy</a>',
     'fails.test/ok': 'fetched',
     'fails.test/busy': { type: 'text/html', body: 'try later', status: 503 },
@@ -182,11 +193,11 @@ describe('status on a terminal', () => {
     expect(narrow[0]).toMatch(/^id\s+site\s+state\s+fetched\s+frontier\s+ext URLs\s+ext hosts\s+ext pairs$/);
     expect(narrow.find((l) => /^ *2 /.test(l))).toMatch(/a-site-[a-z-]*…\s+not-available\s/);
     expect(narrow).toContainEqual(expect.stringMatching(/^a-site-with-a-rather-long-host-name.*: not-available: /));
-    expect(narrow.at(-1)).toBe('--wide: also deepest, internal, files, skipped, bad, reward, politeness');
+    expect(narrow.at(-1)).toBe('--wide: also deepest, internal, files, skipped, not followed, reward, politeness');
     const wide = (await onTerminal(80, ['--db', db, 'status', '--wide'])).split('\n');
     expect(wide[0]).toMatch(/ politeness$/);
     const piped = await beebot(['status'], { db });
-    expect(piped.stdout.split('\n')[0]!.split('\t')).toEqual(['id', 'site', 'state', 'fetched', 'frontier', 'deepest', 'internal', 'files', 'skipped', 'ext URLs', 'ext hosts', 'ext pairs', 'bad', 'reward', 'politeness']);
+    expect(piped.stdout.split('\n')[0]!.split('\t')).toEqual(['id', 'site', 'state', 'fetched', 'frontier', 'deepest', 'internal', 'files', 'skipped', 'ext URLs', 'ext hosts', 'ext pairs', 'not followed', 'reward', 'politeness']);
   });
 
   it("a site's control characters (an escape sequence, a line break in its short name) show as '?' in the terminal's tables and lines", async () => {
@@ -207,9 +218,7 @@ describe('status on a terminal', () => {
 
 describe('links on a terminal', () => {
   it("a page's bidi controls (U+202E never closed) show as '?' in a terminal's table: they would reorder the row in a bidi terminal", async () => {
-    const db = newDb();
-    expect((await beebot(['seeds', 'add', `http://bidi.test:${site.port}/`], { db })).code).toBe(0);
-    expect((await beebot(['crawl', '--delay', '0', '--resolve', `bidi.test:${site.port}:127.0.0.1`], { db })).code).toBe(0);
+    const db = await crawledHost('bidi');
     const links = await onTerminal(250, ['--db', db, 'links', 'external']);
     expect(links).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
     expect(links).toMatch(/ \?gnp\.exe /);
@@ -262,9 +271,7 @@ describe('a count of one', () => {
 
 describe('links external on a terminal', () => {
   it('fits its width: long URLs lose whole folders from their middle, columns that do not fit are named; piped TSV is unchanged', async () => {
-    const db = newDb();
-    expect((await beebot(['seeds', 'add', `http://long.test:${site.port}/`], { db })).code).toBe(0);
-    expect((await beebot(['crawl', '--delay', '0', '--resolve', `long.test:${site.port}:127.0.0.1`], { db })).code).toBe(0);
+    const db = await crawledHost('long');
     const lines = (await onTerminal(100, ['--db', db, 'links', 'external'])).trimEnd().split('\n');
     for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(100);
     expect(lines[1]).toMatch(/ http:\/\/out\.example\/\S*…/);
@@ -277,13 +284,39 @@ describe('links external on a terminal', () => {
 
 describe("the map's HTML page", () => {
   it('fits the browser window: a long title and URL wrap, nothing runs off the right edge', async () => {
-    const db = newDb();
-    expect((await beebot(['seeds', 'add', `http://long.test:${site.port}/`], { db })).code).toBe(0);
-    expect((await beebot(['crawl', '--delay', '0', '--resolve', `long.test:${site.port}:127.0.0.1`], { db })).code).toBe(0);
+    const db = await crawledHost('long');
     const file = join(tmp.dir, `${n}-map.html`);
     expect((await beebot(['map', '1', file], { db })).code).toBe(0);
     const r = await renderFile(file);
     expect(r.html).toContain('a-long-folder-name/a-long-folder-name/');
     expect(r.width.page, r.browser).toBeLessThanOrEqual(r.width.window);
   }, 60_000);
+});
+
+describe('one vocabulary', () => {
+  it('links not followed are shown by kind, (page, external URL) pairs are called pairs, in the report, status and hosts', async () => {
+    const db = await crawledHost('words');
+    const file = join(tmp.dir, `${n}-report.html`);
+    expect((await beebot(['report', file, '--quiet'], { db })).code).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    expect(html).toContain('<b>4</b>links not followed: 2 mailto, 1 empty, 1 javascript</div>');
+    expect(html).not.toMatch(/bad links|>links</);
+    const status = (await beebot(['status'], { db })).stdout.split('\n');
+    expect(status[0]!.split('\t')).toEqual(expect.arrayContaining(['ext pairs', 'not followed']));
+    expect(status[0]!.split('\t')).not.toContain('bad');
+    expect(status).toContainEqual(expect.stringMatching(/^budget: .*; reward: urls \(a page scores its external URLs new to the site\)$/));
+    expect((await beebot(['hosts'], { db })).stdout.split('\n')[0]).toBe('host\tdomain\tsites\tpairs\tpages\ttarget_site');
+  });
+
+  it('help names no source file and no jargon', async () => {
+    const db = newDb();
+    const { program } = await import('../src/cli/main.js');
+    const all = (c: import('commander').Command): string[][] => c.commands.flatMap((s) => [[s.name()], ...all(s).map((p) => [s.name(), ...p])]);
+    const lines = all(await program());
+    const helps = await Promise.all(lines.map((args) => beebot([...args, '--help'], { db })));
+    helps.forEach((h, i) => {
+      expect(h.code, lines[i]!.join(' ')).toBe(0);
+      expect(h.stdout, lines[i]!.join(' ')).not.toMatch(/\b[\w-]+\.(ts|py)\b|scripts\/|lower bound|reward: urls/);
+    });
+  }, 120_000);
 });
