@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fetchUrl, parseSeedUrl, resolveHref, urlKey } from '../src/url/url.js';
-import { cutUrl } from '../src/url/cut-url.js';
+import { cutUrl } from '../src/markup/cut-url.js';
 
 const u = (s: string): URL => new URL(s);
 

@@ -44,7 +44,8 @@ export function statusCommand(): Command {
           for (const p of shown) process.stdout.write((tty ? (l: string) => fit(screen(l), width) : (l: string) => l)(`${s.short ?? new URL(s.url).hostname}: sitemap not read: ${p}`) + '\n');
         }
         const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
-        process.stdout.write(`budget: ${budget}; max level ${st.max_level}; reward: ${st.reward} (${REWARD_WORDS[st.reward]})\n`);
+        process.stdout.write(`budget: ${budget}; max level ${st.max_level}\n`);
+        process.stdout.write(`reward: ${st.reward} (${REWARD_WORDS[st.reward]})\n`);
         if (st.focus) process.stdout.write(`focus: "${st.focus.topic.slice(0, 80)}"; relevant: cosine similarity >= ${st.focus.threshold}\n`);
         process.stdout.write('ext URLs: distinct external URLs; ext hosts: outside hosts\n');
         process.stdout.write('ext pairs: (page, external URL) pairs; totals: distinct over all sites\n');

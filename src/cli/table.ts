@@ -1,6 +1,6 @@
 import { screen } from '../markup/terminal-text.js';
 import { sliceWhole } from '../markup/whole-chars.js';
-import { cutUrl } from '../url/cut-url.js';
+import { cutUrl } from '../markup/cut-url.js';
 
 /** A cell cut to `w` characters with '…': a URL by whole path segments from its middle (cut-url.ts). */
 export function cutCell(c: string, w: number): string {

@@ -1,4 +1,4 @@
-import { sliceWhole } from '../markup/whole-chars.js';
+import { sliceWhole } from './whole-chars.js';
 
 /**
  * A URL shortened to `max` characters for a narrow column, whole path segments left out from the
