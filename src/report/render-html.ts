@@ -20,7 +20,7 @@ const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u0
 const num = (n: number | null): string => (n === null ? '' : n.toLocaleString('en-US'));
 
 /** The tile of links not followed, by kind: "3,446 links not followed: 2,258 mailto, 697 javascript, 463 empty". */
-export function notFollowed(kinds: readonly [string, number][]): string {
+function notFollowed(kinds: readonly [string, number][]): string {
   const shown = kinds.slice(0, 4).map(([k, n]) => `${num(n)} ${k}`);
   const rest = kinds.slice(4).reduce((a, [, n]) => a + n, 0);
   return `links not followed${shown.length ? `: ${[...shown, ...(rest ? [`${num(rest)} other`] : [])].join(', ')}` : ''}`;
