@@ -1,7 +1,8 @@
 // The database file itself: deleted under a running crawl, damaged before one, in a directory or on
 // a file system this process cannot write, or not there at all. Real CLI, real files; the read-only
 // file system is a read-only bind mount in a private mount namespace (`unshare -m`, root), the
-// read-only directory is one the CLI, run as `nobody` (setpriv), may not write.
+// read-only directory is one the CLI, run as `nobody` (setpriv), may not write; `nobody` runs a copy
+// of the CLI in a directory it can reach, as the checkout may sit in one only its owner can.
 import { chmodSync, copyFileSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { crawlFixture } from './helpers/fixture-db.js';
 import { rows } from './helpers/read-db.js';
+import { reachableCopy } from './helpers/reachable-copy.js';
 
 let web: FixtureWeb;
 let tmp: ReturnType<typeof tempDir>;
@@ -93,6 +95,11 @@ describe('a damaged database', () => {
 
 describe('a database this process cannot write', () => {
   const asNobody = ['setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups', '--'];
+  let cli: ReturnType<typeof reachableCopy>;
+  beforeAll(() => {
+    cli = reachableCopy();
+  });
+  afterAll(() => cli?.cleanup());
   /** `nobody` may read the directory and the database, not write either. */
   function readOnlyDir(name: string): { dir: string; file: string } {
     const c = copyOf(name);
@@ -116,15 +123,15 @@ describe('a database this process cannot write', () => {
       chmodSync(outDir, 0o777);
       const env = { RO: dir };
       const all = readers(outDir);
-      const results = await Promise.all(all.map((args) => beebot(args, { db: file, prefix: prefix(dir), env })));
+      const results = await Promise.all(all.map((args) => beebot(args, { db: file, prefix: prefix(dir), env, bin: cli.bin })));
       results.forEach((r, i) => {
-        expect(r.stderr, all[i]!.join(' ')).toBe('');
+        expect(r.stderr.replace(/^wrote [^\n]* to [^\n]*\n$/, ''), all[i]!.join(' ')).toBe(''); // a file written says so
         expect(r.code, all[i]!.join(' ')).toBe(0);
       });
-      const status = await beebot(['status', '--json'], { db: file, prefix: prefix(dir), env });
+      const status = await beebot(['status', '--json'], { db: file, prefix: prefix(dir), env, bin: cli.bin });
       expect(JSON.parse(status.stdout).totals.pages_fetched).toBeGreaterThan(10);
       for (const args of [['seeds', 'add', 'http://new.test/'], ['config', 'set', 'delay', '5'], ['crawl', '--delay', '0'], ['links', 'delete', 'external', '--all', '--yes']]) {
-        const r = await beebot(args, { db: file, prefix: prefix(dir), env });
+        const r = await beebot(args, { db: file, prefix: prefix(dir), env, bin: cli.bin });
         expect(r.stderr, args.join(' ')).toMatch(/^beebot: [^\n]*read-only[^\n]*\n$/);
         expect(r.code, args.join(' ')).toBe(1);
       }

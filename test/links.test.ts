@@ -146,7 +146,7 @@ describe('links', () => {
 });
 
 describe('hosts', () => {
-  it('lists the companion set: hosts with link and linking-site counts, most shared first', async () => {
+  it('lists the companion set: hosts with pair and linking-site counts, most shared first', async () => {
     const rows = await json(['hosts']);
     const hosts = new Map<string, { links: number; sites: Set<number> }>();
     for (const r of query<{ url: string; site_id: number }>(db, 'SELECT url, site_id FROM external_links')) {
@@ -158,9 +158,9 @@ describe('hosts', () => {
     expect(rows.length).toBe(hosts.size);
     for (const r of rows) {
       const h = hosts.get(String(r.host))!;
-      expect(r, String(r.host)).toMatchObject({ links: h.links, sites: h.sites.size, target_site_id: null });
+      expect(r, String(r.host)).toMatchObject({ pairs: h.links, sites: h.sites.size, target_site_id: null });
     }
-    const order = rows.map((r) => [-Number(r.sites), -Number(r.links), String(r.host)] as const);
+    const order = rows.map((r) => [-Number(r.sites), -Number(r.pairs), String(r.host)] as const);
     const sorted = [...order].sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : 1));
     expect(order).toEqual(sorted);
     expect(rows[0]).toMatchObject({ host: 'www.example.org', domain: 'example.org' });
@@ -173,15 +173,15 @@ describe('hosts', () => {
     const domains = await json(['hosts', '--by', 'domain']);
     const org = domains.find((d) => d.domain === 'example.org')!;
     expect(org.hosts).toBeGreaterThanOrEqual(2);
-    expect(org.links).toBe(scalar(db, "SELECT count(*) FROM external_links WHERE url LIKE 'https://www.example.org/%' OR url LIKE 'https://doi.example.org/%'"));
+    expect(org.pairs).toBe(scalar(db, "SELECT count(*) FROM external_links WHERE url LIKE 'https://www.example.org/%' OR url LIKE 'https://doi.example.org/%'"));
 
     const tiny = await json(['hosts', '--site', 'TRF']);
-    expect(tiny).toEqual([expect.objectContaining({ host: 'www.example.org', links: 1, sites: 1 })]);
+    expect(tiny).toEqual([expect.objectContaining({ host: 'www.example.org', pairs: 1, sites: 1 })]);
 
     const r = await beebot(['hosts', '--limit', '3'], { db });
     expect(r.stdout.replace(/\n$/, '').split('\n')).toEqual([
-      'host\tdomain\tsites\tlinks\tpages\ttarget_site',
-      ...((await json(['hosts', '--limit', '3'])).map((x) => `${x.host}\t${x.domain}\t${x.sites}\t${x.links}\t${x.pages}\t`)),
+      'host\tdomain\tsites\tpairs\tpages\ttarget_site',
+      ...((await json(['hosts', '--limit', '3'])).map((x) => `${x.host}\t${x.domain}\t${x.sites}\t${x.pairs}\t${x.pages}\t`)),
     ]);
   });
 });

@@ -200,7 +200,7 @@ describe('beebot check', () => {
     expect(r.stderr).toMatch(/0 checked now, 4 cached/);
     r = await beebot(['check', 'ms', '--recheck', '--max', '1', '-', ...site.resolveArgs()], { db });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/1 of 1 external URLs invalid|0 of 1 external URLs invalid/);
+    expect(r.stderr).toMatch(/1 of 1 external URL invalid|0 of 1 external URL invalid/);
     expect(r.stderr).toMatch(/1 checked now, 0 cached, 3 not checked: --max/);
     expect(r.stdout.split('\r\n')[0]).toBe('kind,url,status,error,linked_from,anchor,checked_at');
     // the first outside URL stored is /ok (linked first from the start page)
@@ -259,7 +259,7 @@ describe('beebot check', () => {
       expect(Date.now() - started).toBeLessThan(8_000);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual([]);
-      expect(r.stderr).toMatch(/0 of 1 external URLs invalid \(1 checked now, 0 cached\)/);
+      expect(r.stderr).toMatch(/0 of 1 external URL invalid \(1 checked now, 0 cached\)/);
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(() => r(undefined)));

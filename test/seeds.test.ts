@@ -227,7 +227,7 @@ describe('seeds export', () => {
     const link = join(tmp.dir, 'link.csv');
     symlinkSync(join(tmp.dir, 'real', 'seeds.csv'), link);
     writeFileSync(join(tmp.dir, 'real', 'seeds.csv'), 'old');
-    expect(await beebot(['seeds', 'export', link], { db })).toMatchObject({ code: 0, stderr: '' });
+    expect(await beebot(['seeds', 'export', link], { db })).toMatchObject({ code: 0, stderr: `wrote 1 site to ${link}\n` });
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(tmp.dir, 'real', 'seeds.csv'), 'utf8')).toMatch(/^url,name,.*\r\nhttps:\/\/a\.example\/,/s);
 
@@ -242,7 +242,7 @@ describe('seeds export', () => {
     reader.stdout.setEncoding('utf8').on('data', (d: string) => (got += d));
     const read = new Promise((resolve) => reader.on('close', resolve));
     try {
-      expect(await beebot(['seeds', 'export', fifo], { db })).toMatchObject({ code: 0, stderr: '' });
+      expect(await beebot(['seeds', 'export', fifo], { db })).toMatchObject({ code: 0, stderr: `wrote 1 site to ${fifo}\n` });
       expect(statSync(fifo).isFIFO()).toBe(true);
       await read;
       expect(got).toMatch(/^url,name,.*\r\nhttps:\/\/a\.example\/,/s);

@@ -1,7 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import type { HostGate } from '../crawl/host-gate.js';
 import { PageDeadline } from '../crawl/page-deadline.js';
-import type { HttpOptions } from '../crawl/http.js';
+import { toFetchError, type HttpOptions } from '../crawl/http.js';
 import type { UrlCheck } from '../store/url-checks.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -67,8 +67,7 @@ async function follow(
     } catch (err) {
       if (signal.aborted) throw err;
       if (err instanceof TimedOut) return { url, method, status: null, finalUrl: current, error: `timeout: no answer within ${err.ms / 1000} s` };
-      const e = err as { code?: string; cause?: { code?: string }; message?: string };
-      return { url, method, status: null, finalUrl: current, error: e.code ?? e.cause?.code ?? e.message ?? String(err) };
+      return { url, method, status: null, finalUrl: current, error: toFetchError(err).reason };
     }
     if (!REDIRECTS.has(status) || location === null) return { url, method, status, finalUrl: current, error: null };
     if (hop >= MAX_REDIRECTS) return { url, method, status, finalUrl: current, error: `too-many-redirects: more than ${MAX_REDIRECTS}` };

@@ -16,7 +16,8 @@ import { isTty, withDb } from './context.js';
 import { parseResolve } from './crawl-command.js';
 import { neutralizeFormula } from './formula-guard.js';
 import { writeRows } from './row-output.js';
-import { writeWhole } from './write-file.js';
+import { counted } from '../markup/counted.js';
+import { quietOption, toldWritten, writeWhole } from './write-file.js';
 
 interface CheckFlags {
   max?: string;
@@ -28,6 +29,7 @@ interface CheckFlags {
   resolve: string[];
   json?: boolean;
   raw?: boolean;
+  quiet?: boolean;
 }
 
 const FORMATS: [RegExp, 'csv' | 'jsonl' | 'html'][] = [[/\.csv$/i, 'csv'], [/\.jsonl$/i, 'jsonl'], [/\.html?$/i, 'html']];
@@ -50,6 +52,7 @@ export function checkCommand(): Command {
     .option('--resolve <host:port:addr>', 'connect to addr for host, like curl (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--json', 'print a JSON array (without <file>)')
     .option('--raw', "CSV and printed rows: keep cells starting with = + - @ as they are")
+    .addOption(quietOption())
     .action(async (siteRef: string, file: string | undefined, flags: CheckFlags, cmd: Command) => {
       const format = file === undefined ? null : file === '-' ? 'csv' : (FORMATS.find(([re]) => re.test(file))?.[1] ?? null);
       if (file !== undefined && !format) throw new UsageError(`cannot tell the format of '${file}': use a .csv, .jsonl or .html name, or '-'`);
@@ -86,16 +89,18 @@ export function checkCommand(): Command {
             externalUrls: externals.length, externalChecked: ext.results.length,
             externalInvalid: ext.results.filter((r) => isBroken(r.check)).length, externalUnchecked: ext.unchecked,
           };
-          process.stderr.write(
-            `${summary.site}: ${summary.invalidInternal} invalid internal links to ${internal.length} pages; ` +
-              `${summary.externalInvalid} of ${summary.externalChecked} external URLs invalid (${ext.checked} checked now, ${ext.cached} cached` +
-              `${ext.unchecked ? `, ${ext.unchecked} not checked: --max` : ''})\n`,
-          );
+          const externalPart = flags.external
+            ? `${summary.externalInvalid} of ${counted(summary.externalChecked, 'external URL')} invalid (${ext.checked} checked now, ${ext.cached} cached` +
+              `${ext.unchecked ? `, ${ext.unchecked} not checked: --max` : ''})`
+            : 'external URLs not checked (--no-external)';
+          process.stderr.write(`${summary.site}: ${counted(summary.invalidInternal, 'invalid internal link')} to ${counted(internal.length, 'page')}; ${externalPart}\n`);
           if (ext.checked > 0 && ext.unanswered === ext.checked) {
             const first = ext.results.find((r) => r.check.status === null)?.check.error;
+            // The likely cause depends on what was given: no proxy (offline, or one is needed), or the proxy itself.
+            const cause = flags.proxy === undefined ? 'offline, or a proxy needed (--proxy)?' : `is the proxy ${flags.proxy} working, and does it let these through?`;
             process.stderr.write(
-              `beebot: none of the ${ext.checked} external URLs checked now answered (${first}): offline, or a proxy needed (--proxy)? ` +
-                'Their failures are cached: run again with --recheck once online\n',
+              `beebot: none of the ${counted(ext.checked, 'external URL')} checked now answered (${first}): ${cause} ` +
+                'Their failures are cached: run again with --recheck once they can be reached\n',
             );
           }
           return { rows, summary };
@@ -105,15 +110,15 @@ export function checkCommand(): Command {
       }, { mustExist: true });
       // As linkchecker and lychee: a non-zero exit when invalid links were found, after the whole output.
       if (summary.invalidInternal + summary.externalInvalid > 0) process.exitCode = 1;
-      if (format === 'html') return writeWhole(file!, checkHtml(rows, summary));
       if (format === null) {
         const mode = flags.json ? 'json' : isTty() ? 'table' : 'tsv';
         return writeRows([...CHECK_COLUMNS], rows.map(rowCells), { mode, raw: flags.raw ?? false });
       }
       // A site's errors are few: the text is built whole.
-      const text = format === 'csv' ? csv(rows, flags.raw ?? false) : rows.map((r) => JSON.stringify(r) + '\n').join('');
-      if (file === '-') process.stdout.write(text);
-      else writeWhole(file!, text);
+      const text = format === 'html' ? checkHtml(rows, summary) : format === 'csv' ? csv(rows, flags.raw ?? false) : rows.map((r) => JSON.stringify(r) + '\n').join('');
+      if (file === '-') return void process.stdout.write(text);
+      writeWhole(file!, text);
+      toldWritten(file!, counted(rows.length, 'row'), flags.quiet);
     });
 }
 

@@ -15,6 +15,7 @@ import { BANDIT_DEFAULT, defaults, parseSetting, readSettings, writeSetting, typ
 import { siteCount } from '../store/sites.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter } from './progress.js';
+import { counted } from '../markup/counted.js';
 import { rewardModes } from '../bandit/reward.js';
 
 interface CrawlFlags {
@@ -195,8 +196,8 @@ export function formatSummary(s: CrawlSummary): string {
     `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, external URL) pairs: ${s.rewards.pairs}`,
     `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
     `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
-    `politeness lower bound: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
-    ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${s.failedForNow} attempts this run; ${s.waiting} pages wait to be retried (kept in the frontier)`] : []),
+    `shortest time the delays between requests allow: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
+    ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${counted(s.failedForNow, 'attempt')} this run; ${counted(s.waiting, 'page')} to retry (kept in the frontier)`] : []),
     ...sitemapLines(s.sitemaps),
     '',
   ].join('\n');

@@ -13,7 +13,8 @@ import { VERSION } from '../store/settings.js';
 import { withReadDb } from './context.js';
 import { neutralizeFormula } from './formula-guard.js';
 import { batched } from './row-output.js';
-import { streamWhole } from './write-file.js';
+import { counted } from '../markup/counted.js';
+import { quietOption, streamWhole, toldWritten } from './write-file.js';
 import { addFilterOptions, readFilter } from './filter-options.js';
 
 type Format = 'csv' | 'jsonl' | 'gexf' | 'graphml';
@@ -25,6 +26,7 @@ interface ExportFlags extends FilterFlags {
   node?: NodeLevel;
   bom?: boolean;
   raw?: boolean;
+  quiet?: boolean;
 }
 
 const FORMATS: [RegExp, Format][] = [[/\.csv$/i, 'csv'], [/\.jsonl$/i, 'jsonl'], [/\.gexf$/i, 'gexf'], [/\.graphml$/i, 'graphml']];
@@ -41,6 +43,7 @@ export function exportCommand(): Command {
     .addOption(new Option('--node <level>', 'site graph (.gexf, .graphml, edges, nodes): outside nodes are hosts or registrable domains').choices(['host', 'domain']))
     .option('--bom', 'CSV: start with a UTF-8 byte order mark (for spreadsheet programs)')
     .option('--raw', "CSV: keep cells starting with = + - @ as they are (default: prefixed with ', against formula injection)")
+    .addOption(quietOption())
     .action(async (file: string, flags: ExportFlags, cmd: Command) => {
       const format: Format | null = file === '-' ? 'csv' : (FORMATS.find(([re]) => re.test(file))?.[1] ?? null);
       if (!format) throw new UsageError(`cannot tell the format of '${file}': use a .csv, .jsonl, .gexf or .graphml name, or '-'`);
@@ -58,6 +61,7 @@ export function exportCommand(): Command {
           ? table(format, exportColumns(kind as LinkKind), exportRows(db, kind as LinkKind, readFilter(db, flags, kind as LinkKind)), flags)
           : graphBody(db, format, kind as 'graph' | 'edges' | 'nodes', flags.node ?? 'host', flags);
         await write(file, body);
+        toldWritten(file, body.written(), flags.quiet);
       });
     });
 }
@@ -66,21 +70,30 @@ export function exportCommand(): Command {
 interface Body {
   source: Readable;
   encode?: Transform;
+  /** What was written, once it has been: "11,224 rows", "the site graph: 9 nodes, 12 edges". */
+  written: () => string;
 }
 
 function graphBody(db: Db, format: Format, kind: 'graph' | 'edges' | 'nodes', level: NodeLevel, flags: ExportFlags): Body {
   const g = siteGraph(db, level);
   const description = `beebot site graph: ${g.siteCount} target sites and the ${level === 'host' ? 'hosts' : 'registrable domains'} they link to; edge weight = external links`;
-  if (format === 'gexf') return { source: Readable.from(batched(gexf(g, { creator: `beebot ${VERSION}`, description, date: new Date() }))) };
-  if (format === 'graphml') return { source: Readable.from(batched(graphml(g, { description }))) };
+  if (format === 'gexf' || format === 'graphml') {
+    const n = { nodes: 0, edges: 0 };
+    const tallied = { ...g, nodes: () => tally(g.nodes(), () => n.nodes++), edges: () => tally(g.edges(), () => n.edges++) };
+    const text = format === 'gexf' ? gexf(tallied, { creator: `beebot ${VERSION}`, description, date: new Date() }) : graphml(tallied, { description });
+    return { source: Readable.from(batched(text)), written: () => `the site graph (${counted(n.nodes, 'node')}, ${counted(n.edges, 'edge')})` };
+  }
   return kind === 'edges'
     ? table(format, [...edgeColumns], map(g.edges(), edgeRow), flags)
     : table(format, [...nodeColumns], map(g.nodes(), nodeRow), flags);
 }
 
 /** Rows as RFC 4180 CSV (CRLF, header row, quoted when needed) or JSON Lines, streamed. */
-function table(format: Format, columns: string[], rows: Iterable<unknown[]>, flags: ExportFlags): Body {
-  if (format === 'jsonl') return { source: Readable.from(batched(jsonLines(columns, rows))) };
+function table(format: Format, columns: string[], all: Iterable<unknown[]>, flags: ExportFlags): Body {
+  let n = 0;
+  const rows = tally(all, () => n++);
+  const written = () => counted(n, 'row');
+  if (format === 'jsonl') return { source: Readable.from(batched(jsonLines(columns, rows))), written };
   const encode = stringify({
     header: true,
     columns,
@@ -90,7 +103,7 @@ function table(format: Format, columns: string[], rows: Iterable<unknown[]>, fla
     quoted_match: /[\r\n]/,
     cast: flags.raw ? {} : { string: (v: string) => neutralizeFormula(v) },
   });
-  return { source: Readable.from(rows), encode };
+  return { source: Readable.from(rows), encode, written };
 }
 
 function* jsonLines(columns: string[], rows: Iterable<unknown[]>): Generator<string> {
@@ -105,6 +118,14 @@ async function write(file: string, body: Body): Promise<void> {
   if (file === '-') return streams(body, process.stdout as Writable, { end: false });
   // Write beside the target and rename: a failed export never leaves a half-written file.
   await streamWhole(file, (dest) => streams(body, dest));
+}
+
+/** The items as they are, each counted by `count` as it passes. */
+function* tally<T>(items: Iterable<T>, count: () => void): Generator<T> {
+  for (const x of items) {
+    count();
+    yield x;
+  }
 }
 
 function* map<T>(items: Iterable<T>, f: (x: T) => unknown[]): Generator<unknown[]> {

@@ -16,7 +16,10 @@ interface HostsFlags {
 
 export function hostsCommand(): Command {
   return new Command('hosts')
-    .description('the companion set: outside hosts the sites link to, with link and linking-site counts, most shared first')
+    .description(
+      'the companion set: outside hosts the sites link to, most shared first: sites linking to each, ' +
+        'pairs ((page, external URL) pairs, as status and export count them) and linking pages',
+    )
     .option('--site <id>', 'only links of this site (id, URL or short name)')
     .addOption(new Option('--by <level>', 'group by host name or by registrable domain').choices(['host', 'domain']).default('host'))
     .option('--min-sites <n>', 'only hosts linked from at least n target sites (2 = the shared companion set)')
@@ -34,10 +37,10 @@ export function hostsCommand(): Command {
         const shown = limit === null && out.mode === 'table' ? rows.slice(0, TABLE_ROWS) : rows;
         const target = new Map(listSites(db).map((s) => [s.id, s.short ?? new URL(s.url).hostname]));
         if (flags.by === 'host') {
-          const header = ['host', 'domain', 'sites', 'links', 'pages', out.mode === 'json' ? 'target_site_id' : 'target_site'];
+          const header = ['host', 'domain', 'sites', 'pairs', 'pages', out.mode === 'json' ? 'target_site_id' : 'target_site'];
           await writeRows(header, shown.map((r) => [r.name, r.domain, r.sites, r.links, r.pages, label(r.targetSiteId, out, target)]), out);
         } else {
-          const header = ['domain', 'hosts', 'sites', 'links', 'pages', out.mode === 'json' ? 'target_site_id' : 'target_site'];
+          const header = ['domain', 'hosts', 'sites', 'pairs', 'pages', out.mode === 'json' ? 'target_site_id' : 'target_site'];
           await writeRows(header, shown.map((r) => [r.name, r.hosts, r.sites, r.links, r.pages, label(r.targetSiteId, out, target)]), out);
         }
         if (shown.length < rows.length) process.stdout.write(`… ${rows.length - shown.length} more of ${rows.length}: use --limit <n>, or pipe the output for all\n`);

@@ -6,7 +6,8 @@ import { buildSiteMap } from '../map/site-map.js';
 import { readPageGraph } from '../store/page-graph.js';
 import { resolveSiteRef } from '../store/sites.js';
 import { withReadDb } from './context.js';
-import { writeWhole } from './write-file.js';
+import { counted } from '../markup/counted.js';
+import { quietOption, toldWritten, writeWhole } from './write-file.js';
 
 const FORMATS: [RegExp, 'xml' | 'html' | 'json'][] = [[/\.xml$/i, 'xml'], [/\.html?$/i, 'html'], [/\.json$/i, 'json']];
 
@@ -19,13 +20,16 @@ export function mapCommand(): Command {
     )
     .argument('<site>', 'site id, URL or short name')
     .argument('<file>', 'a .xml, .html or .json file, or -')
-    .action(async (siteRef: string, file: string, _flags: object, cmd: Command) => {
+    .addOption(quietOption())
+    .action(async (siteRef: string, file: string, flags: { quiet?: boolean }, cmd: Command) => {
       const format = file === '-' ? 'xml' : (FORMATS.find(([re]) => re.test(file))?.[1] ?? null);
       if (!format) throw new UsageError(`cannot tell the format of '${file}': use a .xml, .html or .json name, or '-'`);
+      let pages = 0;
       const text = await withReadDb(cmd, (db) => {
         const site = resolveSiteRef(db, siteRef);
         if (!site) throw new UsageError(`no such site: '${siteRef}'`);
         const map = buildSiteMap(readPageGraph(db, site.id));
+        pages = map.pages;
         const o = { site: site.short ?? String(site.id), generated: new Date().toISOString() };
         if (format === 'xml') return mapXml(map, o);
         if (format === 'html') return mapHtml(map, o);
@@ -33,5 +37,6 @@ export function mapCommand(): Command {
       });
       if (file === '-') return void process.stdout.write(text);
       writeWhole(file, text);
+      toldWritten(file, `the map of ${counted(pages, 'page')}`, flags.quiet);
     });
 }

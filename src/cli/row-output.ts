@@ -2,7 +2,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { neutralizeFormula } from './formula-guard.js';
 import { screen } from '../markup/terminal-text.js';
-import { formatTable } from './table.js';
+import { cutCell, formatTable } from './table.js';
 
 export type RowMode = 'table' | 'tsv' | 'json';
 
@@ -21,7 +21,7 @@ function screenCell(c: unknown): Cell {
   if (c === null || c === undefined) return null;
   if (typeof c === 'number') return c;
   const s = screen(String(c));
-  return s.length > MAX_CELL ? s.slice(0, MAX_CELL - 1) + '…' : s;
+  return cutCell(s, MAX_CELL);
 }
 
 function tsvCell(c: unknown, raw: boolean): string {
@@ -53,7 +53,8 @@ function* lines(header: string[], rows: Iterable<unknown[]>, o: RowOutput): Gene
 export async function writeRows(header: string[], rows: Iterable<unknown[]>, o: RowOutput, out: Writable = process.stdout): Promise<void> {
   if (o.mode === 'table') {
     const cells = [...rows].map((r) => r.map(screenCell));
-    out.write(formatTable(header, cells, true));
+    // As wide as the terminal: rows longer than it would wrap and scramble the columns.
+    out.write(formatTable(header, cells, true, { width: (out as { columns?: number }).columns || 80 }));
     return;
   }
   await pipeline(Readable.from(batched(lines(header, rows, o))), out, { end: false });

@@ -9,7 +9,8 @@ import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
 import { addSites, deleteSite, findDuplicate, listSites, planSites, type PlacedSite, type SitePlan, reopenSites, ruleOf, siteRules, resolveSiteRef, type SeedInput } from '../store/sites.js';
 import { decodeSeedFile, parseSeedFile, seedFileText, seedOf, SEED_COLUMNS, type SeedFields } from './seed-file.js';
-import { writeWhole } from './write-file.js';
+import { counted } from '../markup/counted.js';
+import { quietOption, toldWritten, writeWhole } from './write-file.js';
 import { distinctExternalBySite, externalLinksBySite } from '../store/distinct.js';
 import { dbPath, isTty, printJson, withDb, withReadDb } from './context.js';
 import { holdCrawlLock } from './crawl-lock.js';
@@ -95,11 +96,14 @@ export function seedsCommand(): Command {
     .command('export <file>')
     .description("write the sites as a seed file (RFC 4180 CSV, header row) that seeds import reads back: each site's URL, names, group and own scope, patterns and sitemaps; '-' writes to stdout")
     .option('--bom', 'start with a UTF-8 byte order mark (for spreadsheet programs; seeds import skips it)')
-    .action(async (file: string, opts: { bom?: boolean }, cmd: Command) => {
+    .addOption(quietOption())
+    .action(async (file: string, opts: { bom?: boolean; quiet?: boolean }, cmd: Command) => {
       await withReadDb(cmd, (db) => {
-        const text = (opts.bom ? '\uFEFF' : '') + seedFileText(listSites(db));
-        if (file === '-') process.stdout.write(text);
-        else writeWhole(file, text);
+        const sites = listSites(db);
+        const text = (opts.bom ? '\uFEFF' : '') + seedFileText(sites);
+        if (file === '-') return void process.stdout.write(text);
+        writeWhole(file, text);
+        toldWritten(file, counted(sites.length, 'site'), opts.quiet);
       });
     });
 

@@ -27,15 +27,17 @@ interface SimulateFlags {
 
 export function simulateCommand(): Command {
   return new Command('simulate')
-    .description('replay recorded (or synthetic) per-site reward sequences under each policy and the exact oracle')
+    .description('replay what each page of a recorded (or synthetic) crawl earned under each scheduling policy, against the best order possible (the oracle)')
     .option('--trace <file>', "a trace from 'beebot trace export' (.json or .json.gz) or a beebot database")
-    .option('--graph <file>', 'a page graph (scripts/harvest-graph.ts): replay whole crawls, policy and --order, against limit.py\'s references')
+    .option('--graph <file>', 'a page graph (every page of whole sites and their links, recorded from a crawl): replay whole crawls under each policy and --order, ' +
+      'against three references: each site breadth-first with the best split of the budget over sites (bfs-oracle), ' +
+      'a crawler that knows each page\'s yield (perfect-predictor), and the best pages regardless of links (limit)')
     .addOption(new Option('--order <order>', 'with --graph: the order (as a crawl\'s --order)').choices([...ORDERS]).default(defaults.order))
     .option('--group <group>', 'with --graph: only the sites of this group')
     .addOption(new Option('--synthetic <kind>', '10 generated sites shaped like the article\'s sample').choices(['university', 'institute', 'mixed']))
     .requiredOption('--budget <pages>', 'N: pages to allocate')
     .option('--policies <list>', `comma-separated (default: all of ${policyNames.join(', ')})`)
-    .addOption(new Option('--reward <mode>', "replay a trace's urls, hosts or pairs rewards (default: the mode its crawl ran with)").choices([...rewardModes]))
+    .addOption(new Option('--reward <mode>', "what a page earns in the replay: urls (external URLs new to the site), hosts (outside hosts new to the site) or pairs (new (page, external URL) pairs); default: what its crawl counted").choices([...rewardModes]))
     .option('--seed <n>', 'seed for random policies and synthetic sites', '1')
     .option('--json', 'print JSON, with each policy\'s cumulative links and regret after every page')
     .action((flags: SimulateFlags) => {
@@ -60,7 +62,7 @@ export function simulateCommand(): Command {
     });
 }
 
-/** Replay each policy with the order on a page graph: its figures as % of limit.py's three references. */
+/** Replay each policy with the order on a page graph: its figures as % of the three references (harvest/references.ts). */
 function simulateGraph(file: string, flags: SimulateFlags, budget: number, seed: number, policies: string[]): void {
   let web: WebGraph;
   try {

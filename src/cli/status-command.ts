@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import type { RewardMode } from '../bandit/reward.js';
 import type { HostPoliteness } from '../store/politeness.js';
 import { readStatus, type Status } from '../store/status.js';
 import { barelyCrawled, barelyCrawledLine } from '../bandit/barely-crawled.js';
@@ -30,7 +31,7 @@ export function statusCommand(): Command {
         rows.push(['', 'total', '', t.pages_fetched, ...harvest(t.relevant, t.harvest_rate), t.frontier, '', t.internal, t.files, t.skipped, t.external_urls, t.external_hosts, t.external, t.bad, '', '']);
         const header = [
           'id', 'site', 'state', 'fetched', ...(st.focus ? ['relevant', 'harvest'] : []), 'frontier', 'deepest', 'internal', 'files', 'skipped',
-          'ext URLs', 'ext hosts', 'ext pairs', 'bad', 'reward', 'politeness',
+          'ext URLs', 'ext hosts', 'ext pairs', 'not followed', 'reward', 'politeness',
         ];
         const width = process.stdout.columns || 80;
         if (wide) process.stdout.write(formatTable(header, rows, tty));
@@ -47,10 +48,12 @@ export function statusCommand(): Command {
         }
         for (const l of barelyCrawledLines(db, st)) process.stdout.write((tty ? (x: string) => fit(screen(x), width) : (x: string) => x)(l) + '\n');
         const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
-        process.stdout.write(`budget: ${budget}; max level ${st.max_level}; reward: ${st.reward}\n`);
+        process.stdout.write(`budget: ${budget}; max level ${st.max_level}\n`);
+        process.stdout.write(`reward: ${st.reward} (${REWARD_WORDS[st.reward]})\n`);
         if (st.focus) process.stdout.write(`focus: "${st.focus.topic.slice(0, 80)}"; relevant: cosine similarity >= ${st.focus.threshold}\n`);
         process.stdout.write('ext URLs: distinct external URLs; ext hosts: outside hosts\n');
         process.stdout.write('ext pairs: (page, external URL) pairs; totals: distinct over all sites\n');
+        if (wide) process.stdout.write('not followed: links to no web page (mailto:, javascript:, empty, …): beebot links bad lists them by kind\n');
         if (!wide) process.stdout.write(`--wide: also ${[...NARROW_LEFT_OUT].join(', ')}\n`);
       });
     });
@@ -65,8 +68,11 @@ export function barelyCrawledLines(db: Db, st: Status = readStatus(db)): string[
   return barelyCrawled(sites).map((s) => barelyCrawledLine(s, policy));
 }
 
+/** What each reward mode counts, in the words of the columns above. */
+const REWARD_WORDS: Record<RewardMode, string> = { urls: 'a page scores its external URLs new to the site', hosts: 'a page scores its outside hosts new to the site', pairs: 'a page scores its new (page, external URL) pairs' };
+
 /** Columns a terminal table leaves out unless --wide: the rest fits 80 columns. */
-const NARROW_LEFT_OUT = new Set(['deepest', 'internal', 'files', 'skipped', 'bad', 'reward', 'politeness']);
+const NARROW_LEFT_OUT = new Set(['deepest', 'internal', 'files', 'skipped', 'not followed', 'reward', 'politeness']);
 
 const fit = (line: string, width: number) => (line.length <= width ? line : line.slice(0, Math.max(0, width - 1)) + '…');
 

@@ -1,5 +1,6 @@
 import { createWriteStream, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { Option } from 'commander';
 import { BeebotError } from '../errors.js';
 
 /**
@@ -62,4 +63,16 @@ export async function streamWhole(file: string, fill: (dest: Writable) => Promis
     if (target !== null) rmSync(tmp, { force: true });
     throw typeof (err as { syscall?: unknown })?.syscall === 'string' ? writeError(err, file) : err;
   }
+}
+
+/** The option of every command that writes a file: no closing line saying what it wrote. */
+export const quietOption = (): Option => new Option('--quiet', 'no closing line on stderr saying what was written');
+
+/**
+ * The one line a command that wrote a file ends with, on stderr (stdout may be the data itself):
+ * what it wrote and where, e.g. "wrote 11,224 rows to external.csv". Nothing for '-' (the
+ * data went to stdout) or with --quiet.
+ */
+export function toldWritten(file: string, what: string, quiet: boolean | undefined): void {
+  if (file !== '-' && !quiet) process.stderr.write(`wrote ${what} to ${file}\n`);
 }

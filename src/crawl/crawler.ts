@@ -25,6 +25,7 @@ import { failed, startPageProblem } from './pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
 import { HostBusy } from './shared-host-gate.js';
 import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from './transient.js';
+import { counted } from '../markup/counted.js';
 
 export type { SiteCounts } from './page-choice.js';
 
@@ -390,7 +391,7 @@ class CrawlRun {
       const name = x.short ?? x.url;
       const why = this.paused.get(x.id) ?? (x.unavailable === null ? null : NOT_NOW.test(x.unavailable) ? `not available in this run: ${x.unavailable}` : `not available: ${x.unavailable} (beebot seeds retry tries it again)`);
       if (why) stopped.push({ site: name, why });
-      else if (waiting.bySite.has(x.id)) stopped.push({ site: name, why: `${waiting.bySite.get(x.id)} pages failed for now, retried in the next run` });
+      else if (waiting.bySite.has(x.id)) stopped.push({ site: name, why: `${counted(waiting.bySite.get(x.id)!, 'page')} failed for now, retried in the next run` });
     }
     let reason = this.reason;
     if (o.signal.aborted) reason = 'interrupted';

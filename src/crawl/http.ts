@@ -299,9 +299,14 @@ const reasons: Record<string, string> = {
   ENETUNREACH: 'unreachable',
 };
 
-function toFetchError(err: unknown, signal: AbortSignal): unknown {
+/**
+ * A request's failure as a short reason the user reads (`refused`, `dns`, `proxy refused the
+ * tunnel (502)`), never undici's codes: the crawl's and check's one mapping. `signal`: the
+ * request's own, whose abort is the page's timeout or the run's end.
+ */
+export function toFetchError(err: unknown, signal?: AbortSignal): FetchError {
   if (err instanceof FetchError) return err;
-  if (signal.aborted) {
+  if (signal?.aborted) {
     const why = signal.reason as { name?: string } | undefined;
     return why?.name === 'TimeoutError' ? new FetchError('page-timeout') : new FetchError('aborted');
   }
@@ -309,6 +314,9 @@ function toFetchError(err: unknown, signal: AbortSignal): unknown {
   const code = e.code ?? e.cause?.code ?? '';
   // undici ends the socket on an answer a GET cannot get: a 101 upgrade, a 100 as the final answer.
   if (code === 'UND_ERR_SOCKET' && /^bad (upgrade|response)$/.test(e.message ?? '')) return new FetchError('bad-response', `${e.message}: no HTTP answer to a GET`);
+  // undici's ProxyAgent ends a CONNECT the proxy did not answer 200 as an abort (UND_ERR_ABORTED).
+  const tunnel = /^Proxy response \((\d+)\)/.exec(e.message ?? '');
+  if (tunnel) return new FetchError(`proxy refused the tunnel (${tunnel[1]})`);
   if (reasons[code]) return new FetchError(reasons[code]!, e.message);
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || /SSL|TLS/.test(code)) return new FetchError('tls', e.message);
   // llhttp parser errors: the peer does not speak HTTP/1.1 properly

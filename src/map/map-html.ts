@@ -54,10 +54,11 @@ function summary(p: MapPage): string {
 }
 
 // .title isolated: a page's title (its author's text) may hold a bidi override that is never
-// closed, which would otherwise reverse the URL and facts after it on the line.
+// closed, which would otherwise reverse the URL and facts after it on the line. A row wraps, a
+// long title or URL anywhere: one line per page ran off the right edge of the window.
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
-h1{font-size:1.3em}details{margin-left:1.2em}summary{cursor:pointer;white-space:nowrap}
-summary .title{font-weight:600;unicode-bidi:isolate}summary a{color:#555;font-size:.85em}summary .facts{color:#666;font-size:.85em}
+h1{font-size:1.3em}details{margin-left:1.2em}summary{cursor:pointer;overflow-wrap:anywhere}
+summary .title{font-weight:600;unicode-bidi:isolate}summary a{color:#555;font-size:.85em}summary .facts{color:#666;font-size:.85em;white-space:nowrap}
 summary.bad .title{color:#c1121f}.chart{display:block;margin:.2em 0 .4em 1.6em;font-size:10px}
 .chart text{fill:#444}.meta{color:#555}`;
 

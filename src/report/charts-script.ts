@@ -127,8 +127,8 @@ export const CHARTS_SCRIPT = String.raw`
       var y = T + i * rowH, w = Math.max(1, (h.links / max) * pw);
       el('text', { x: L - 6, y: y + 14, 'text-anchor': 'end' }, svg, h.display.length > 34 ? h.display.slice(0, 33) + '…' : h.display);
       var bar = el('rect', { x: L, y: y + 3, width: w.toFixed(1), height: rowH - 6, class: 'bar' }, svg);
-      el('title', {}, bar, h.display + ': ' + h.links + ' links from ' + h.sites + ' site(s)');
-      el('text', { x: L + w + 6, y: y + 14 }, svg, h.links + ' links · ' + h.sites + (h.sites === 1 ? ' site' : ' sites'));
+      el('title', {}, bar, h.display + ': ' + h.links + ' (page, URL) pairs from ' + h.sites + (h.sites === 1 ? ' site' : ' sites'));
+      el('text', { x: L + w + 6, y: y + 14 }, svg, h.links + ' pairs · ' + h.sites + (h.sites === 1 ? ' site' : ' sites'));
     });
     return finish(svg, hosts.length);
   }

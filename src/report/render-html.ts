@@ -19,6 +19,13 @@ const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u0
 
 const num = (n: number | null): string => (n === null ? '' : n.toLocaleString('en-US'));
 
+/** The tile of links not followed, by kind: "3,446 links not followed: 2,258 mailto, 697 javascript, 463 empty". */
+function notFollowed(kinds: readonly [string, number][]): string {
+  const shown = kinds.slice(0, 4).map(([k, n]) => `${num(n)} ${k}`);
+  const rest = kinds.slice(4).reduce((a, [, n]) => a + n, 0);
+  return `links not followed${shown.length ? `: ${[...shown, ...(rest ? [`${num(rest)} other`] : [])].join(', ')}` : ''}`;
+}
+
 const CSS = `
   body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; max-width: 1100px; margin: 24px auto; padding: 0 16px; }
   h1 { font-size: 22px; margin-bottom: 2px; } h2 { font-size: 17px; margin-top: 32px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
@@ -91,14 +98,14 @@ export function renderReport(d: ReportData): string {
   <div class="card"><b>${num(t.external_hosts)}</b>outside hosts</div>
   <div class="card"><b>${num(t.external)}</b>(page, external URL) pairs</div>
   <div class="card"><b>${num(t.internal)}</b>internal links</div>
-  <div class="card"><b>${num(t.bad)}</b>bad links</div>
+  <div class="card"><b>${num(t.bad)}</b>${esc(notFollowed(d.badKinds))}</div>
   ${t.harvest_rate !== null ? `<div class="card"><b>${(100 * t.harvest_rate).toFixed(1)} %</b>harvest rate: ${num(t.relevant ?? 0)} pages relevant to the topic</div>` : ''}
 </div>
 
 <h2>Sites</h2>
 <div class="wide"><table id="sites">
 <thead><tr><th class="n">id</th><th>site</th><th>name</th><th>group</th><th>state</th><th class="n">pages fetched</th><th class="n">frontier</th>
-<th class="n">deepest level</th><th class="n">internal</th><th class="n">distinct external URLs</th><th class="n">outside hosts</th><th class="n">(page, external URL) pairs</th><th class="n">bad</th><th class="n">reward per page</th></tr></thead>
+<th class="n">deepest level</th><th class="n">internal</th><th class="n">distinct external URLs</th><th class="n">outside hosts</th><th class="n">(page, external URL) pairs</th><th class="n">links not followed</th><th class="n">reward per page</th></tr></thead>
 <tbody>
 ${siteRows}
 </tbody>
@@ -106,7 +113,8 @@ ${siteRows}
 <th class="n">${num(t.internal)}</th><th class="n">${num(t.external_urls)}</th><th class="n">${num(t.external_hosts)}</th><th class="n">${num(t.external)}</th><th class="n">${num(t.bad)}</th><th></th></tr></tfoot>
 </table></div>
 <p class="note">Frontier: unfetched internal links up to the maximum level. Distinct external URLs and outside hosts: per site
-(the total row: distinct over all sites); (page, external URL) pairs: one per page and external URL it links. Links deleted with
+(the total row: distinct over all sites); (page, external URL) pairs: one per page and external URL it links. Links not followed:
+links to no web page (mailto:, javascript:, tel:, empty, unreadable), listed by kind by <code>beebot links bad</code>. Links deleted with
 <code>beebot links delete</code> are not counted. Reward per page: the scheduler's reward per page fetched, as the crawl counted
 it (${esc(rewardName(d.reward))}).</p>
 
@@ -126,7 +134,7 @@ it (${esc(rewardName(d.reward))}).</p>
 <p class="note">The companion set: outside hosts ordered by the number of target sites linking to them, then by links.</p>
 <svg id="chart-hosts" class="chart" aria-label="top external hosts"></svg>
 <div class="wide"><table id="hosts">
-<thead><tr><th class="n">#</th><th>host</th><th>registrable domain</th><th class="n">sites</th><th class="n">links</th><th class="n">pages</th><th>target site</th></tr></thead>
+<thead><tr><th class="n">#</th><th>host</th><th>registrable domain</th><th class="n">sites</th><th class="n">(page, URL) pairs</th><th class="n">pages</th><th>target site</th></tr></thead>
 <tbody>
 ${hostRows}
 </tbody>

@@ -2,7 +2,7 @@ import { domainToUnicode } from 'node:url';
 import type { Db } from '../db/db.js';
 import { companionHosts, type CompanionHost } from '../store/hosts.js';
 import { readSettings, settingKeys, formatSetting, VERSION } from '../store/settings.js';
-import { readStatus, type SiteStatus, type Status } from '../store/status.js';
+import { badLinkKinds, readStatus, type SiteStatus, type Status } from '../store/status.js';
 import { pullPeriod, pullsBySite, rewardsInCrawlOrder, siteNames } from '../store/report-rows.js';
 import { ChoiceTimeline, HarvestCurve, type Curve } from './harvest.js';
 
@@ -36,6 +36,8 @@ export interface ReportData {
   /** pulls per site in equal runs of the crawl, rows in `sites` order */
   choices: { bins: number; pulls: number; counts: number[][] };
   topHosts: ReportHost[];
+  /** links not followed, by kind, most first */
+  badKinds: [string, number][];
   settings: [string, string][];
 }
 
@@ -80,6 +82,7 @@ export function readReport(db: Db, o: { title: string; database: string; top: nu
     harvest: total.curve,
     choices: { bins: choices.bins, pulls: totalPulls, counts: choices.counts },
     topHosts: companionHosts(db, { by: 'host', siteId: null, minSites: 0, limit: o.top }).map((h) => ({ ...h, display: domainToUnicode(h.name) || h.name })),
+    badKinds: badLinkKinds(db),
     settings: settingKeys.map((k) => [k, formatSetting(settings[k])]),
   };
 }

@@ -70,3 +70,10 @@ function searchPg(db: Db, query: string, o: SearchOptions): SearchHit[] {
 export function hasTextIndex(db: Db): boolean {
   return db.prepare('SELECT EXISTS (SELECT 1 FROM page_text)').pluck().get() === 1;
 }
+
+/** What search covers: the HTML pages in the text index, of all those fetched. */
+export function indexCoverage(db: Db): { indexed: number; fetched: number } {
+  const indexed = Number(db.prepare('SELECT count(*) FROM page_text').pluck().get());
+  const fetched = Number(db.prepare("SELECT count(*) FROM pages WHERE status = 'done'").pluck().get());
+  return { indexed, fetched };
+}

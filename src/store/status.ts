@@ -65,6 +65,12 @@ export interface Status {
 }
 
 /** Pages pulled (fetch log rows) in the whole store. */
+/** Links not followed (bad links) by kind, most first: [reason, count], e.g. ['mailto', 2258]. */
+export function badLinkKinds(db: Db): [string, number][] {
+  const rows = db.prepare('SELECT reason, count(*) AS n FROM bad_links GROUP BY reason ORDER BY n DESC, reason').all() as { reason: string; n: number | string }[];
+  return rows.map((r) => [r.reason, Number(r.n)]);
+}
+
 export function pullCount(db: Db): number {
   return db.prepare('SELECT count(*) FROM fetches').pluck().get() as number;
 }

@@ -17,13 +17,14 @@ export interface CliResult {
  * Run the real CLI as a child process. Asynchronous on purpose: the fixture server lives in the
  * test process, and a blocking spawnSync would stop it from answering. `stdout`: a file descriptor
  * the CLI writes to instead of a pipe (e.g. /dev/full opened); `prefix`: a command the CLI runs under
- * (it receives node, the CLI and its arguments), e.g. `unshare -m` to mount something for this run only.
+ * (it receives node, the CLI and its arguments), e.g. `unshare -m` to mount something for this run only;
+ * `bin`: another copy of bin/beebot.js to run (see reachable-copy.ts).
  */
 export function beebot(
   args: string[],
-  opts: { db: string; input?: string; env?: Record<string, string>; stdout?: number; prefix?: string[] },
+  opts: { db: string; input?: string; env?: Record<string, string>; stdout?: number; prefix?: string[]; bin?: string },
 ): Promise<CliResult> & { child: ChildProcess } {
-  const argv = [process.execPath, BIN, '--db', opts.db, ...args];
+  const argv = [process.execPath, opts.bin ?? BIN, '--db', opts.db, ...args];
   const [cmd, ...rest] = [...(opts.prefix ?? []), ...argv];
   const child = spawn(cmd!, rest, {
     env: { ...process.env, NO_COLOR: '1', ...opts.env },

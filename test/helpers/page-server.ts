@@ -7,6 +7,8 @@ export interface RawFile {
   body: string | Buffer;
   /** sent a byte every this many ms, never ending (a hostile server that trickles) */
   trickle?: number;
+  /** the HTTP status (default 200) */
+  status?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function servePages(
       const timer = setInterval(() => res.write(body.subarray(at % body.length, (at++ % body.length) + 1)), page.trickle);
       return void res.on('close', () => clearInterval(timer));
     }
-    if (typeof page !== 'string') return void res.writeHead(200, { 'content-type': page.type }).end(page.body);
+    if (typeof page !== 'string') return void res.writeHead(page.status ?? 200, { 'content-type': page.type }).end(page.body);
     res.writeHead(200, { 'content-type': 'text/html' }).end(wrap(page));
   });
   const port = await listenLoopback(server);
