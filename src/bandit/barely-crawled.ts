@@ -1,3 +1,5 @@
+import { counted } from '../markup/counted.js';
+
 /**
  * Sites the scheduler gave few pages while their frontier still held some: an adaptive crawl
  * spends the budget where the links are, so such a site's counts say where the crawl went, not
@@ -27,5 +29,5 @@ export const evenHint = (policy: string): string => (policy === 'pages' ? '--ord
 
 /** `pg: 1 page, 340 queued: the scheduler found better pages elsewhere; --order bfs crawls every site evenly` */
 export function barelyCrawledLine(s: SiteCoverage, policy: string): string {
-  return `${s.name}: ${s.fetched} page${s.fetched === 1 ? '' : 's'}, ${s.frontier} queued: the scheduler found better pages elsewhere; ${evenHint(policy)} crawls every site evenly`;
+  return `${s.name}: ${counted(s.fetched, 'page')}, ${s.frontier.toLocaleString('en-US')} queued: the scheduler found better pages elsewhere; ${evenHint(policy)} crawls every site evenly`;
 }
