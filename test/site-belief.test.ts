@@ -8,7 +8,7 @@ import { barelyCrawled, barelyCrawledLine } from '../src/bandit/barely-crawled.j
 import { mergeGraphs, type GraphPage, type WebGraph } from '../src/harvest/page-graph.js';
 import { replay } from '../src/harvest/replay.js';
 import { barrenStart, reroot, shiftedStarts } from '../src/harvest/shifted-starts.js';
-import { believedYield, crawlMean, optimisticYield, PRIOR_PAGES } from '../src/order/site-belief.js';
+import { believedYield, crawlMean, optimisticYield, PRIOR_PAGES, RECENT } from '../src/order/site-belief.js';
 import { CueModel } from '../src/order/model.js';
 
 const page = (url: string, level: number, ext: number[], links: number[], more: Partial<GraphPage> = {}): GraphPage => ({
@@ -55,6 +55,17 @@ describe("a site's belief", () => {
     expect(m.crawlMean()).toBeCloseTo((10 + 0 + 1) / 3, 12);
     expect(m.siteBelief(2)).toBeCloseTo((0 + m.crawlMean()) / 2, 12);
     expect(m.siteIndex(2)).toBeGreaterThan(m.siteBelief(2));
+  });
+
+  it('reads what a site gives now from its last RECENT pages: a hub that paid once does not hold it up', () => {
+    const m = new CueModel(null);
+    m.learn(1, [], 5); // start page
+    m.learn(1, [], 1000); // a hub
+    for (let i = 0; i < RECENT; i++) m.learn(1, [], 0);
+    const mu = m.crawlMean();
+    expect(mu).toBeCloseTo((0 + 1) / 2, 12); // its recent mean 0, and the prior's 1
+    expect(m.siteIndex(1)).toBeCloseTo(optimisticYield({ n: RECENT, sum: 0 }, mu), 12);
+    expect(m.siteBelief(1)).toBeCloseTo((1000 + mu) / (RECENT + 2), 12); // the cue model's base: every page after the start
   });
 });
 

@@ -1,4 +1,4 @@
-import { believedYield, crawlMean, optimisticYield } from './site-belief.js';
+import { believedYield, crawlMean, optimisticYield, RECENT } from './site-belief.js';
 
 /**
  * What a best-first crawl has learned of each site's links: for every cue (cues.ts), how many
@@ -37,7 +37,9 @@ export class CueModel {
    * start page without external links does not condemn a site, nor does a rich one crown it.
    */
   private evidence = new Map<number, CueStats>();
-  /** the sum of the sites' means over that evidence (the crawl's mean) */
+  /** the same, over the site's last RECENT pages only (what it gives now), with those pages' rewards */
+  private recent = new Map<number, CueStats & { last: number[] }>();
+  /** the sum of the sites' recent means (the crawl's mean) */
   private sumOfMeans = 0;
 
   constructor(private prior: CuePrior | null = null) {}
@@ -65,11 +67,17 @@ export class CueModel {
     this.siteTotals.set(siteId, total);
     if (total.n > 1) {
       const e = this.evidence.get(siteId) ?? { n: 0, sum: 0 };
-      if (e.n > 0) this.sumOfMeans -= e.sum / e.n;
       e.n++;
       e.sum += reward;
-      this.sumOfMeans += e.sum / e.n;
       this.evidence.set(siteId, e);
+      const r = this.recent.get(siteId) ?? { n: 0, sum: 0, last: [] };
+      if (r.n > 0) this.sumOfMeans -= r.sum / r.n;
+      r.last.push(reward);
+      r.sum += reward;
+      if (r.last.length > RECENT) r.sum -= r.last.shift()!;
+      r.n = r.last.length;
+      this.sumOfMeans += r.sum / r.n;
+      this.recent.set(siteId, r);
     }
     let site = this.sites.get(siteId);
     if (!site) this.sites.set(siteId, (site = new Map()));
@@ -91,7 +99,7 @@ export class CueModel {
 
   /** The crawl's mean yield per page, the prior of every site's belief (site-belief.ts). */
   crawlMean(): number {
-    return crawlMean(this.sumOfMeans, this.evidence.size, this.prior?.mean ?? 1);
+    return crawlMean(this.sumOfMeans, this.recent.size, this.prior?.mean ?? 1);
   }
 
   /** The site's believed yield per page: its own mean shrunk towards the crawl's. */
@@ -99,9 +107,9 @@ export class CueModel {
     return believedYield(this.evidence.get(siteId) ?? { n: 0, sum: 0 }, this.crawlMean());
   }
 
-  /** The site's optimistic yield per page: its belief plus its doubt. */
+  /** The site's optimistic yield per page now: its last pages' yield shrunk towards the crawl's, plus its doubt. */
   siteIndex(siteId: number): number {
-    return optimisticYield(this.evidence.get(siteId) ?? { n: 0, sum: 0 }, this.crawlMean());
+    return optimisticYield(this.recent.get(siteId) ?? { n: 0, sum: 0 }, this.crawlMean());
   }
 
   /** Fetched pages of the site learned from. */

@@ -6,7 +6,8 @@
  * once, so one barren start page lowers a site's share of the budget and does not end it; a site
  * leaves the competition on evidence. The value order scales every link's cue lift by the site's
  * optimistic yield (its posterior mean plus OPTIMISM posterior deviations: an upper confidence
- * bound), so the pages scheduler compares sites by belief and doubt together. Pure.
+ * bound) over its last RECENT pages, so the pages scheduler compares sites by what they give now,
+ * belief and doubt together. Pure.
  */
 
 /** Pages of evidence the crawl's mean weighs in a site's belief: one barren page halves it. */
@@ -14,6 +15,13 @@ export const PRIOR_PAGES = 1;
 
 /** Posterior standard deviations added to the believed yield (an upper confidence bound). */
 export const OPTIMISM = 1;
+
+/**
+ * The pages a site's yield now is read from: its last RECENT (after the start page). A site's yield
+ * falls as it is crawled (a hub pays once, its links then repeat), so its mean over all its pages
+ * overrates its next one; sw-ucb and rr-ucb read the same window (bandit/registry.ts DEFAULTS.window).
+ */
+export const RECENT = 50;
 
 /** A site's evidence: pages learned from and their new external URLs. */
 export interface Evidence {
