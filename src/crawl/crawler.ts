@@ -25,6 +25,7 @@ import { failed, startPageProblem } from './pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
 import { HostBusy } from './shared-host-gate.js';
 import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from './transient.js';
+import { clockTime, failureCause, patienceMs, waitedOut, type WaitState } from './waiting.js';
 
 export type { SiteCounts } from './page-choice.js';
 
@@ -37,6 +38,10 @@ export interface CrawlOptions {
   proxy: string | null;
   signal: AbortSignal;
   onPull?: (e: PullEvent) => void;
+  /** Once the stored crawl is learned, before the first pull. */
+  onStart?: (e: StartEvent) => void;
+  /** No site can go on but after a failure passes: why, and what happens next (called at each wait). */
+  onWait?: (w: WaitState) => void;
   /** Where the stored times come from (found_at, fetched_at, the pull log); default the real clock. Benches on the changing web crawl in its virtual time. */
   clock?: Clock;
 }
@@ -60,7 +65,11 @@ export interface PullEvent {
   distinctHosts: number;
 }
 
-export type StopReason = 'budget' | 'exhausted' | 'interrupted';
+/** Where the crawl starts from: the pages fetched before this run (0: a new crawl). */
+export type StartEvent = Pick<PullEvent, 'totalPulls' | 'distinctUrls' | 'distinctHosts' | 'siteCounts'>;
+
+/** waiting: only sites that failed for now were left, and the run waited for them as long as it may (waiting.ts) */
+export type StopReason = 'budget' | 'exhausted' | 'interrupted' | 'waiting';
 
 export interface CrawlSummary {
   reason: StopReason;
@@ -86,8 +95,12 @@ export interface CrawlSummary {
   /** this run's attempts that failed for now (network, timeout, 5xx, 429, robots.txt unreadable), and the last one */
   failedForNow: number;
   lastFailure: string | null;
-  /** queued pages that failed for now and wait for a later run */
+  /** queued pages that failed for now and wait for a later run, their sites, and the soonest of their retry times (epoch ms) */
   waiting: number;
+  waitingSites: number;
+  earliestRetry: number | null;
+  /** the last failure for now in a few words (waiting.ts failureCause) */
+  cause: string | null;
   /** why each site that did not run to its end stopped */
   stopped: { site: string; why: string }[];
   /**
@@ -145,6 +158,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   };
   const choice = new PageChoice(queues, s, state, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone);
   choice.scoreUnscored();
+  o.onStart?.({ totalPulls: state.totalPulls, distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: () => choice.siteCounts() });
   const run = new CrawlRun(o, state, coordinator, choice, reader, writer, hostsLog);
   try {
     await run.pendingSitemaps();
@@ -169,6 +183,10 @@ class CrawlRun {
   private reached = 0;
   private failedForNow = 0;
   private lastFailure: string | null = null;
+  private cause: string | null = null;
+  /** the end of the last pull that reached its server (or the run's start): a waiting run counts from it */
+  private lastProgress = Date.now();
+  private pullsSeen = 0;
   /** page id → its attempts that failed for now in this run */
   private tries = new Map<number, number>();
   /** site id → why it is paused for the rest of the run */
@@ -206,10 +224,32 @@ class CrawlRun {
         if (state.inFlight.size === 0) this.reason = 'budget';
         return;
       }
+      if (state.totalPulls !== this.pullsSeen) {
+        // another worker of a shared crawl stored pages: the crawl goes on
+        this.pullsSeen = state.totalPulls;
+        this.lastProgress = Math.max(this.lastProgress, Date.now());
+      }
+      const patience = patienceMs(this.reached > 0, s['max-backoff'], s['retry-span']);
+      if (waitedOut(Date.now(), this.lastProgress, patience) && this.failing() !== null) {
+        // Only failing sites are left and the run waited for them long enough: it ends once the pulls in flight do.
+        if (state.inFlight.size === 0) return void (this.reason = 'waiting');
+        await this.idle(null);
+        continue;
+      }
       const id = o.policy({ arms: choice.arms(), history: state.history, budget: s.budget, random: randomFor(s.seed, state.history.length) });
       if (id === null) {
-        const wait = coordinator.idleWait(choice.soonestDelay());
+        let wait = coordinator.idleWait(choice.soonestDelay());
         if (state.inFlight.size === 0 && wait === null) return; // nothing open or pending: every site is exhausted
+        const failing = this.failing();
+        if (failing) {
+          // never silent: why nothing is fetched, and until when the run waits
+          const givesUpAt = this.lastProgress + patience;
+          // sites in flight whose host keeps failing are as stuck as the others
+          let inFlight = 0;
+          for (const id of state.inFlight.keys()) if ((state.sites.get(id)?.failures ?? 0) > 0) inFlight++;
+          o.onWait?.({ sites: failing.sites + inFlight, cause: this.cause ?? 'failed for now', nextTryMs: failing.soonest, givesUpAt });
+          wait = Math.max(1, Math.min(wait ?? Infinity, givesUpAt - Date.now()));
+        }
         await this.idle(wait);
         continue;
       }
@@ -235,6 +275,12 @@ class CrawlRun {
         this.wake();
       }
     }
+  }
+
+  /** The sites that can go on only after a failure passes, when no other can (page-choice.ts). */
+  private failing(): { sites: number; soonest: number | null } | null {
+    const gate = this.coordinator.gate;
+    return this.choice.failing((host) => gate.state(host).failures > 0 || gate.closedUntil(host) !== null);
   }
 
   /** Until a pull ends (or an abort), or at most `ms`. */
@@ -279,6 +325,7 @@ class CrawlRun {
       if (this.keepForLater(page, site, host, result)) return false;
     } else {
       this.reached++;
+      this.lastProgress = Date.now();
       site.failures = 0;
       result.siteFailures = 0;
     }
@@ -351,6 +398,7 @@ class CrawlRun {
     const why = result.error ?? `HTTP ${result.httpStatus}`;
     this.failedForNow++;
     this.lastFailure = `${page.url}: ${why}`;
+    this.cause = failureCause(result.error, result.httpStatus, this.o.proxy);
     const failures = siteFailures(site.failures, true, (page.attempts ?? 0) > 0);
     const hostState = coordinator.gate.state(host);
     const now = Date.now();
@@ -358,7 +406,13 @@ class CrawlRun {
     const tries = (this.tries.get(page.id) ?? 0) + 1;
     this.tries.set(page.id, tries);
     // the host's back-off, a Retry-After (the gate's pause) at least
-    const wait = retryWaitMs(tries, rule, backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff']));
+    let wait = retryWaitMs(tries, rule, backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff']));
+    // The server asked for longer than a run waits: its site is paused for the run, the page due when the server said.
+    const closed = coordinator.gate.closedUntil(host);
+    if (closed !== null) {
+      wait = Math.max(wait, closed - now);
+      this.pause(site, `paused for this run: ${host} asked not to be asked before ${clockTime(closed, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`);
+    }
     const d = afterFailure({ attempts: page.attempts ?? 0, firstFailedAt: page.firstFailedAt ?? null }, now, rule, wait);
     site.failures = failures;
     if (failures >= s['give-up-after']) this.pause(site, `paused for this run: ${failures} pages in a row failed on ${host} (last: ${why})`);
@@ -383,7 +437,7 @@ class CrawlRun {
   }
 
   /** Called after the coordinator's finish: the totals are the whole crawl's. */
-  summary(started: number, waiting: { total: number; bySite: Map<number, number> }): CrawlSummary {
+  summary(started: number, waiting: { total: number; bySite: Map<number, number>; earliest: number | null }): CrawlSummary {
     const { o, s, state, writer } = this;
     const stopped: CrawlSummary['stopped'] = [];
     for (const x of state.sites.values()) {
@@ -399,7 +453,8 @@ class CrawlRun {
       reason, pulls: this.pulls, rewards: this.rewards, newUrls: this.newUrls, newHosts: this.newHosts,
       distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, mode: s.reward, totalPulls: state.totalPulls, budget: s.budget,
       seconds: (Date.now() - started) / 1000, sites: this.siteCounts(), ...politenessBound(this.pagesPerHost, this.coordinator.gate, s.concurrency),
-      reached: this.reached, failedForNow: this.failedForNow, lastFailure: this.lastFailure, waiting: waiting.total, stopped,
+      reached: this.reached, failedForNow: this.failedForNow, lastFailure: this.lastFailure, cause: this.cause,
+      waiting: waiting.total, waitingSites: waiting.bySite.size, earliestRetry: waiting.earliest, stopped,
       sitemaps: this.sitemapReads,
     };
   }
