@@ -25,7 +25,7 @@ import { failed, startPageProblem } from './pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
 import { HostBusy } from './shared-host-gate.js';
 import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from './transient.js';
-import { clockTime, failureCause, patienceMs, waitedOut, type WaitState } from './waiting.js';
+import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from './waiting.js';
 
 export type { SiteCounts } from './page-choice.js';
 
@@ -406,16 +406,21 @@ class CrawlRun {
     const tries = (this.tries.get(page.id) ?? 0) + 1;
     this.tries.set(page.id, tries);
     // the host's back-off, a Retry-After (the gate's pause) at least
-    let wait = retryWaitMs(tries, rule, backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff']));
-    // The server asked for longer than a run waits: its site is paused for the run, the page due when the server said.
+    // the server asked for longer than a run waits: the page is due when the server said
     const closed = coordinator.gate.closedUntil(host);
-    if (closed !== null) {
-      wait = Math.max(wait, closed - now);
-      this.pause(site, `paused for this run: ${host} asked not to be asked before ${clockTime(closed, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`);
+    const wait = Math.max(
+      retryWaitMs(tries, rule, backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff'])),
+      closed === null ? 0 : closed - now,
+    );
+    let d = afterFailure({ attempts: page.attempts ?? 0, firstFailedAt: page.firstFailedAt ?? null }, now, rule, wait);
+    if (d.kind === 'permanent' && !mayFailForGood(this.reached > 0, s['retry-span'])) {
+      d = { kind: 'retry', attempts: d.attempts, firstFailedAt: page.firstFailedAt ?? now, retryAt: now + wait };
     }
-    const d = afterFailure({ attempts: page.attempts ?? 0, firstFailedAt: page.firstFailedAt ?? null }, now, rule, wait);
     site.failures = failures;
     if (failures >= s['give-up-after']) this.pause(site, `paused for this run: ${failures} pages in a row failed on ${host} (last: ${why})`);
+    else if (closed !== null && d.kind === 'retry') {
+      this.pause(site, `paused for this run: ${host} asked not to be asked before ${clockTime(closed, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`);
+    }
     if (d.kind === 'permanent') {
       result.siteFailures = failures;
       return false;

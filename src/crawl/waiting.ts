@@ -20,6 +20,15 @@ export function waitedOut(now: number, lastProgressAt: number, patience: number)
   return now - lastProgressAt >= patience;
 }
 
+/**
+ * Whether a page that used up its attempts may become a permanent error now: only in a run that
+ * reached some server. When nothing answers, the network or a proxy is the likelier fault, not the
+ * page. retry-span 0 asks for every failure to be final at once, and gets it.
+ */
+export function mayFailForGood(reachedInRun: boolean, retrySpanMs: number): boolean {
+  return reachedInRun || retrySpanMs === 0;
+}
+
 /** What a waiting run knows: how many sites fail, why (failureCause), the next try, when it gives up. */
 export interface WaitState {
   sites: number;
@@ -40,8 +49,8 @@ export function waitLine(w: WaitState, now: number): string {
 
 /** `12 pages of 3 sites wait to be retried (earliest 14:32:10); run beebot crawl again then` */
 export function waitingPagesLine(pages: number, sites: number, earliest: number | null, now: number): string {
-  const when = earliest === null || earliest <= now ? '' : ` (earliest ${clockTime(earliest, now)})`;
-  return `${pages} page${pages === 1 ? '' : 's'} of ${sites} site${sites === 1 ? '' : 's'} wait to be retried${when}; run beebot crawl again ${when ? 'then' : 'later'}`;
+  const when = earliest === null ? '' : ` (earliest ${clockTime(earliest, now)})`;
+  return `${pages} page${pages === 1 ? '' : 's'} of ${sites} site${sites === 1 ? '' : 's'} ${pages === 1 ? 'waits' : 'wait'} to be retried${when}; run beebot crawl again ${when ? 'then' : 'later'}`;
 }
 
 /** Local wall-clock time: `14:32:10` today, `2099-01-01 00:00` another day. */
