@@ -33,6 +33,8 @@ describe('the waiting rules', () => {
     expect(waitLine(w, now)).toBe('waiting: 8 sites unreachable (connection refused by proxy 127.0.0.1:1); next try in 25 s, gives up at 10:42:00');
     expect(waitLine({ ...w, sites: 1, cause: 'HTTP 503', nextTryMs: null }, now)).toBe('waiting: 1 site failing (HTTP 503); no try before it gives up at 10:42:00');
     expect(waitLine({ ...w, nextTryMs: 13 * 60_000 }, now)).toMatch(/; no try before it gives up at 10:42:00$/);
+    // a narrow terminal cuts the cause, not what happens next
+    expect(waitLine(w, now, 90)).toBe('waiting: 8 sites unreachable (connection refused…); next try in 25 s, gives up at 10:42:00');
   });
 
   it('ends with how many pages wait and when they can be tried', () => {

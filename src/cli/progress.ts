@@ -116,11 +116,11 @@ export function progressReporter(o: { budget: number | null; out?: NodeJS.WriteS
   /** while no page can be fetched: the line that says why (waiting.ts waitLine), in place of the last page's */
   let waiting: string | null = null;
   let waitWritten = 0;
+  const width = () => Math.max(20, (out.columns || 100) - 1);
   const draw = () => {
     if (!last) return;
-    const width = Math.max(20, (out.columns || 100) - 1);
-    const [a, b] = progressLines({ ...last, sites: last.sites(), rate: rate.rate() }, width);
-    out.write(`${drawn ? '\x1b[1A\r' : '\r'}\x1b[K${a}\n\x1b[K${waiting === null ? b : shorten(waiting, width)}`);
+    const [a, b] = progressLines({ ...last, sites: last.sites(), rate: rate.rate() }, width());
+    out.write(`${drawn ? '\x1b[1A\r' : '\r'}\x1b[K${a}\n\x1b[K${waiting === null ? b : shorten(waiting, width())}`);
     drawn = true;
   };
   return {
@@ -137,12 +137,14 @@ export function progressReporter(o: { budget: number | null; out?: NodeJS.WriteS
     /** Nothing can be fetched now: live, the second line says why until the next page; piped, a line when it starts and every 10 s. */
     onWait(w: WaitState): void {
       const now = Date.now();
-      const line = waitLine(w, now);
       if (live) {
+        const line = waitLine(w, now, width());
+        if (line === waiting) return;
         waiting = line;
         draw();
         return;
       }
+      const line = waitLine(w, now);
       if (waiting !== null && now - waitWritten < WAIT_LINE_EVERY_MS) return;
       waiting = line;
       waitWritten = now;

@@ -38,8 +38,18 @@ export interface WaitState {
   givesUpAt: number;
 }
 
-/** `waiting: 8 sites unreachable (connection refused by proxy 127.0.0.1:1); next try in 25 s, gives up at 10:42:05` */
-export function waitLine(w: WaitState, now: number): string {
+/**
+ * `waiting: 8 sites unreachable (connection refused by proxy 127.0.0.1:1); next try in 25 s, gives
+ * up at 10:42:05`; past `width` characters the cause is cut, so what happens next stays in view.
+ */
+export function waitLine(w: WaitState, now: number, width = Infinity): string {
+  const line = waitLineOf(w, now);
+  const over = line.length - width;
+  if (over <= 0 || w.cause.length - over - 1 < 8) return line;
+  return waitLineOf({ ...w, cause: w.cause.slice(0, w.cause.length - over - 1) + '…' }, now);
+}
+
+function waitLineOf(w: WaitState, now: number): string {
   const sites = `${w.sites} site${w.sites === 1 ? '' : 's'}`;
   // a server that answers (HTTP 503, 429) is there but failing; anything else did not get through
   const state = /^HTTP \d/.test(w.cause) ? 'failing' : 'unreachable';
