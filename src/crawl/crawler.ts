@@ -3,7 +3,7 @@ import type { Policy } from '../bandit/policy.js';
 import { randomFor } from '../bandit/random.js';
 import type { Rewards } from '../bandit/reward.js';
 import { sharedByWorkers, type Db } from '../db/db.js';
-import { keepReconnecting } from '../db/lost-connection.js';
+import { endIfFrozen, keepReconnecting } from '../db/lost-connection.js';
 import { Topic } from '../focus/topic.js';
 import { termCounts } from '../focus/terms.js';
 import type { FrontierPage } from '../store/frontier.js';
@@ -120,6 +120,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const started = Date.now();
   const s = o.settings;
   keepReconnecting(db, s['db-reconnect']);
+  endIfFrozen(db, s['db-reconnect']);
   // A new run: pages that failed for now are due again, and sites Not Available only for the last
   // run (their start page failed for now) are tried again; `seeds retry` reopens any.
   dueAgain(db);
