@@ -3,13 +3,14 @@
 // process.
 import { writeSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
-import pg from 'pg';
 
 const { state, url, name } = workerData as { state: Float64Array; url: string; name: string };
 let probing = false;
 
 /** Whether the server answers a query within `ms`. */
 async function answers(ms: number): Promise<boolean> {
+  // loaded only when a call has lasted long: a healthy crawl never pays for it
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: ms, query_timeout: ms });
   client.on('error', () => {});
   const timer = new Promise<false>((r) => setTimeout(() => r(false), ms + 100).unref());
