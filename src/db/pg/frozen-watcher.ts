@@ -2,6 +2,7 @@
 // thread that makes the calls, and asks the server on a connection of its own before it ends the
 // process.
 import { writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { workerData } from 'node:worker_threads';
 
 const { state, url, name } = workerData as { state: Float64Array; url: string; name: string };
@@ -9,8 +10,9 @@ let probing = false;
 
 /** Whether the server answers a query within `ms`. */
 async function answers(ms: number): Promise<boolean> {
-  // loaded only when a call has lasted long: a healthy crawl never pays for it
-  const { default: pg } = await import('pg');
+  // loaded only when a call has lasted long: a healthy crawl never pays for it (require: an
+  // import() here waited for the blocked thread)
+  const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: ms, query_timeout: ms });
   client.on('error', () => {});
   const timer = new Promise<false>((r) => setTimeout(() => r(false), ms + 100).unref());
