@@ -40,6 +40,8 @@ async function crawled(seed: number, dir: string, clock: VirtualClock, latencyMs
   expect((await beebot(['seeds', 'add', server.url('site1.test')], { db })).code).toBe(0);
   const c = await beebot(['crawl', '--delay', '0', '--budget', 'none', '--max-level', '1', ...server.resolveArgs()], { db });
   expect(c.code, c.stderr).toBe(0);
+  // --max-level is kept with the crawl: what follows (a refresh) may read deeper, as by default
+  expect((await beebot(['config', 'set', 'max-level', '5'], { db })).code).toBe(0);
   const hubs = web.pages().filter((p) => p.kind === 'hub' && p.depth === 1).map((p) => server.url(p.host, p.path));
   expect(hubs.length).toBeGreaterThanOrEqual(2);
   return { web, server, db, hubs };

@@ -11,11 +11,12 @@ import { policyFromSettings } from './policy-from-settings.js';
 import { policyNames } from '../bandit/registry.js';
 import { crawl, type CrawlSummary } from '../crawl/crawler.js';
 import { refresh } from '../refresh/full-pass.js';
-import { BANDIT_DEFAULT, defaults, parseSetting, readSettings, writeSetting, type Settings } from '../store/settings.js';
+import { BANDIT_DEFAULT, defaults, parseSetting, RESOLVE_ENTRY, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { siteCount } from '../store/sites.js';
 import { dbPath, withDb } from './context.js';
-import { progressReporter } from './progress.js';
+import { duration, progressReporter } from './progress.js';
 import { counted } from '../markup/counted.js';
+import { waitingPagesLine } from '../crawl/waiting.js';
 import { rewardModes } from '../bandit/reward.js';
 
 interface CrawlFlags {
@@ -56,33 +57,29 @@ export function crawlCommand(): Command {
     .option('--warmup <pages>', `ucb1, kl-ucb, ucb1-tuned, sw-ucb, rr-ucb, auto: pages per site first, saved (default ${defaults.warmup})`)
     .option('--explore <pages>', "trivial: phase-1 pages per site, saved ('none' = round(N/K))")
     .option('--window <pages>', `sw-ucb, rr-ucb: a site's own latest pages its mean covers, saved (default ${defaults.window})`)
-    .option('--max-level <n>', 'deepest level fetched (start page = 0)')
-    .option('--concurrency <n>', 'pages fetched at once (one per site at a time)')
-    .option('--delay <ms>', 'minimum milliseconds between two requests to one host')
-    .option('--proxy <url>', 'send every request through this HTTP proxy')
-    .option('--resolve <host:port:addr>', 'connect to addr for host, like curl (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
-    .option('--user-agent <s>', 'User-Agent header')
+    .option('--max-level <n>', 'deepest level fetched (start page = 0), saved')
+    .option('--concurrency <n>', 'pages fetched at once (one per site at a time), saved')
+    .option('--delay <ms>', 'minimum milliseconds between two requests to one host, saved')
+    .option('--proxy <url>', "send every request through this HTTP proxy, saved ('none' = no proxy)")
+    .option('--resolve <host:port:addr>', 'connect to addr for host, like curl (repeatable; the list given is saved)', (v: string, acc: string[]) => [...acc, v], [])
+    .option('--user-agent <s>', 'User-Agent header, saved')
     .option('--allow-readd', "store again links deleted with 'beebot links delete'")
     .option('--refresh', 're-check every read page once with conditional requests (ETag, Last-Modified): a 304 or the same text and links keeps a page, a changed page\'s links are re-read (missing ones marked gone), 404/410 marks it gone; --budget then caps this run\'s requests (not saved); Ctrl-C stops, a rerun resumes. To choose which pages under a time budget: beebot refresh')
     .action(async (flags: CrawlFlags, cmd: Command) => {
-      const resolve = parseResolve(flags.resolve);
-      if (flags.refresh) return refreshAction(flags, cmd, resolve);
-      if (flags.proxy !== undefined && !/^https?:\/\/[^/]+/i.test(flags.proxy)) throw new UsageError(`--proxy must be an http(s) URL, got '${flags.proxy}'`);
-      const run = {
-        'max-level': flags.maxLevel,
-        concurrency: flags.concurrency,
-        delay: flags.delay,
-        'user-agent': flags.userAgent,
-      };
+      const given = parseResolve(flags.resolve);
+      if (flags.refresh) return refreshAction(flags, cmd, given);
+      checkProxy(flags.proxy);
+      // Everything that makes the crawl work is kept with it: a plain rerun resumes the same crawl.
       const saved = {
         budget: flags.budget, policy: flags.policy, reward: flags.reward, order: flags.order, quantum: flags.quantum, step: flags.step,
         warmup: flags.warmup, explore: flags.explore, window: flags.window,
         focus: flags.focusFile !== undefined ? focusFromFile(flags.focusFile) : flags.focus, 'focus-threshold': flags.focusThreshold,
+        'max-level': flags.maxLevel, concurrency: flags.concurrency, delay: flags.delay, 'user-agent': flags.userAgent,
+        proxy: flags.proxy, resolve: flags.resolve.length > 0 ? flags.resolve.join(',') : undefined,
       };
       if (flags.focus !== undefined && flags.focusFile !== undefined) throw new UsageError('give --focus or --focus-file, not both');
       const check = (o: Record<string, string | undefined>) =>
         Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, parseSetting(k as keyof Settings, v!)] as const);
-      const runValues = check(run);
       const savedValues = check(saved);
 
       // SQLite: one crawl per database at a time, a second one would fetch the same pages.
@@ -92,7 +89,8 @@ export function crawlCommand(): Command {
         await withDb(cmd, async (db) => {
           checkIntact(db);
           for (const [k, v] of savedValues) writeSetting(db, k as keyof Settings, v);
-          const settings = { ...readSettings(db), ...Object.fromEntries(runValues) } as Settings;
+          const settings = readSettings(db);
+          const resolve = parseResolve(settings.resolve);
           if (siteCount(db) === 0) {
             throw new UsageError("no sites to crawl: add some with 'beebot seeds add <url>'");
           }
@@ -100,7 +98,7 @@ export function crawlCommand(): Command {
           let summary: CrawlSummary | undefined;
           try {
             summary = await interruptible((signal) =>
-              crawl(db, { settings, allowReadd: flags.allowReadd ?? false, policy: policyFromSettings(settings), resolve, proxy: flags.proxy ?? null, signal, onPull: progress.onPull }),
+              crawl(db, { settings, allowReadd: flags.allowReadd ?? false, policy: policyFromSettings(settings), resolve, proxy: settings.proxy, signal, onPull: progress.onPull, onStart: progress.onStart, onWait: progress.onWait }),
             );
           } finally {
             progress.finish(summary !== undefined && summary.reason !== 'interrupted');
@@ -110,7 +108,8 @@ export function crawlCommand(): Command {
           if (summary.reason === 'interrupted') process.exitCode = 130;
           else if (summary.reached === 0 && summary.failedForNow > 0) {
             // Not an error of the data: everything is kept for the next run. But nothing was crawled, and scripts must see it.
-            process.stderr.write(`beebot: nothing could be reached in this run (${summary.failedForNow} attempts failed for now, last: ${summary.lastFailure}); the frontier is kept: run beebot crawl again later\n`);
+            const waited = summary.reason === 'waiting' ? ` for ${duration(summary.seconds)}` : '';
+            process.stderr.write(`beebot: nothing could be reached in this run${waited} (${summary.cause}; ${summary.failedForNow} attempts failed for now, last: ${summary.lastFailure}); nothing marked failed, the frontier is kept: run beebot crawl again later\n`);
             process.exitCode = 1;
           }
         });
@@ -130,7 +129,7 @@ const NOT_WITH_REFRESH: (keyof CrawlFlags)[] = [
 async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<string, string>): Promise<void> {
   const extra = NOT_WITH_REFRESH.find((k) => flags[k] !== undefined);
   if (extra) throw new UsageError(`--refresh does not take --${extra.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`);
-  if (flags.proxy !== undefined && !/^https?:\/\/[^/]+/i.test(flags.proxy)) throw new UsageError(`--proxy must be an http(s) URL, got '${flags.proxy}'`);
+  checkProxy(flags.proxy);
   const budget = flags.budget === undefined ? null : (parseSetting('budget', flags.budget) as number | null);
   const run = Object.entries({ delay: flags.delay, 'user-agent': flags.userAgent })
     .filter(([, v]) => v !== undefined)
@@ -141,7 +140,10 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
       checkIntact(db);
       holdPgRunLock(db, `another refresh is running on ${db.name}`);
       const settings = { ...readSettings(db), ...Object.fromEntries(run) } as Settings;
-      const r = await interruptible((signal) => refresh(db, { settings, budget, resolve, proxy: flags.proxy ?? null, signal }));
+      // The crawl's own proxy and host mappings unless given for this refresh.
+      const proxy = flags.proxy === undefined ? settings.proxy : parseSetting('proxy', flags.proxy);
+      const mapped = flags.resolve.length > 0 ? resolve : parseResolve(settings.resolve);
+      const r = await interruptible((signal) => refresh(db, { settings, budget, resolve: mapped, proxy, signal }));
       const c = r.counts;
       const why = { done: 'every fetched page re-checked', budget: 'budget reached (run again to go on)', interrupted: 'interrupted (run again to resume)' }[r.reason];
       process.stdout.write([
@@ -155,6 +157,10 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
   } finally {
     release();
   }
+}
+
+function checkProxy(proxy: string | undefined): void {
+  if (proxy !== undefined && proxy !== 'none' && !/^https?:\/\/[^/]+/i.test(proxy)) throw new UsageError(`--proxy must be an http(s) URL or 'none', got '${proxy}'`);
 }
 
 /** The text of a topic file: an HTML page's markup, scripts and styles are left out. */
@@ -171,10 +177,10 @@ function focusFromFile(file: string): string {
 }
 
 /** curl-style host:port:addr (the port is accepted for curl compatibility; every port of host maps). */
-export function parseResolve(values: string[]): Map<string, string> {
+export function parseResolve(values: readonly string[]): Map<string, string> {
   const map = new Map<string, string>();
   for (const v of values) {
-    const m = /^([^:\s]+):(\d+|\*):(\[[0-9a-fA-F:.]+\]|[0-9.]+)$/.exec(v.trim());
+    const m = RESOLVE_ENTRY.exec(v.trim());
     if (!m) throw new UsageError(`--resolve wants host:port:address, got '${v}'`);
     map.set(m[1]!.toLowerCase(), m[3]!.replace(/^\[|\]$/g, ''));
   }
@@ -187,7 +193,10 @@ export function formatSummary(s: CrawlSummary): string {
   const left = s.sites.capped > 0
     ? `no site has a page left to fetch${forNow}: ${s.sites.exhausted} exhausted, ${s.sites.capped} capped`
     : `every site exhausted${forNow}`;
-  const why = { budget: 'budget reached', exhausted: left, interrupted: 'interrupted (run beebot crawl again to resume)' }[s.reason];
+  const why = {
+    budget: 'budget reached', exhausted: left, interrupted: 'interrupted (run beebot crawl again to resume)',
+    waiting: `only sites that failed for now were left, waited for as long as this run may (last: ${s.cause ?? 'failed for now'})`,
+  }[s.reason];
   const rate = s.seconds > 0 ? (s.pulls / s.seconds).toFixed(1) : '0';
   return [
     `stopped: ${why}`,
@@ -197,7 +206,8 @@ export function formatSummary(s: CrawlSummary): string {
     `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
     `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
     `shortest time the delays between requests allow: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
-    ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${counted(s.failedForNow, 'attempt')} this run; ${counted(s.waiting, 'page')} to retry (kept in the frontier)`] : []),
+    ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${counted(s.failedForNow, 'attempt')} this run${s.cause ? ` (last: ${s.cause})` : ''}, kept in the frontier`] : []),
+    ...(s.waiting > 0 ? [waitingPagesLine(s.waiting, s.waitingSites, s.earliestRetry, Date.now())] : []),
     ...sitemapLines(s.sitemaps),
     '',
   ].join('\n');

@@ -1,5 +1,6 @@
-import type { PullEvent, SiteCounts } from '../crawl/crawler.js';
+import type { PullEvent, SiteCounts, StartEvent } from '../crawl/crawler.js';
 import { screen } from '../markup/terminal-text.js';
+import { waitLine, type WaitState } from '../crawl/waiting.js';
 
 /** What the live display shows; plain data, so the layout is a pure function (tested directly). */
 export interface ProgressState {
@@ -88,6 +89,16 @@ export function outcome(e: Pick<PullEvent, 'status' | 'reward' | 'error'>): stri
   return e.error ? `${e.status}: ${e.error}` : e.status;
 }
 
+/** A piped crawl that waits repeats its waiting line this often (a terminal shows it in place). */
+const WAIT_LINE_EVERY_MS = 10_000;
+
+/** 'resuming: 2,933 of 5,000 pages done' when the crawl had fetched pages before; null for a new crawl. */
+export function resumeLine(done: number, budget: number | null): string | null {
+  if (done === 0) return null;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `resuming: ${n(done)}${budget !== null ? ` of ${n(budget)}` : ''} pages done`;
+}
+
 /**
  * Live on a terminal: two lines redrawn in place at most ten times a second. Plain tab-separated
  * lines, one per page, when stderr is piped, and also when CI, TERM=dumb or NO_COLOR ask for no
@@ -102,15 +113,45 @@ export function progressReporter(o: { budget: number | null; out?: NodeJS.WriteS
   let drawn = false;
   let lastDraw = 0;
   let last: (Omit<ProgressState, 'sites'> & { sites: () => SiteCounts }) | null = null;
+  /** while no page can be fetched: the line that says why (waiting.ts waitLine), in place of the last page's */
+  let waiting: string | null = null;
+  let waitWritten = 0;
+  const width = () => Math.max(20, (out.columns || 100) - 1);
   const draw = () => {
     if (!last) return;
-    const [a, b] = progressLines({ ...last, sites: last.sites(), rate: rate.rate() }, Math.max(20, (out.columns || 100) - 1));
-    out.write(`${drawn ? '\x1b[1A\r' : '\r'}\x1b[K${a}\n\x1b[K${b}`);
+    const [a, b] = progressLines({ ...last, sites: last.sites(), rate: rate.rate() }, width());
+    out.write(`${drawn ? '\x1b[1A\r' : '\r'}\x1b[K${a}\n\x1b[K${waiting === null ? b : shorten(waiting, width())}`);
     drawn = true;
   };
   return {
     live,
+    /** Before the first pull: a crawl that goes on says so, and the live display is drawn at once. */
+    onStart(e: StartEvent): void {
+      const line = resumeLine(e.totalPulls, o.budget);
+      if (line !== null) out.write(line + '\n');
+      if (!live) return;
+      last = { used: e.totalPulls, budget: o.budget, rate: null, distinctUrls: e.distinctUrls, distinctHosts: e.distinctHosts, sites: e.siteCounts, who: '-', level: 0, what: 'starting', url: '' };
+      lastDraw = Date.now();
+      draw();
+    },
+    /** Nothing can be fetched now: live, the second line says why until the next page; piped, a line when it starts and every 10 s. */
+    onWait(w: WaitState): void {
+      const now = Date.now();
+      if (live) {
+        const line = waitLine(w, now, width());
+        if (line === waiting) return;
+        waiting = line;
+        draw();
+        return;
+      }
+      const line = waitLine(w, now);
+      if (waiting !== null && now - waitWritten < WAIT_LINE_EVERY_MS) return;
+      waiting = line;
+      waitWritten = now;
+      out.write(line + '\n');
+    },
     onPull(e: PullEvent): void {
+      waiting = null;
       const what = outcome(e);
       const who = e.site.short ?? `site ${e.site.id}`;
       if (!live) {

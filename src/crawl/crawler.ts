@@ -3,7 +3,7 @@ import type { Policy } from '../bandit/policy.js';
 import { randomFor } from '../bandit/random.js';
 import type { Rewards } from '../bandit/reward.js';
 import { sharedByWorkers, type Db } from '../db/db.js';
-import { keepReconnecting } from '../db/lost-connection.js';
+import { endIfFrozen, keepReconnecting } from '../db/lost-connection.js';
 import { Topic } from '../focus/topic.js';
 import { termCounts } from '../focus/terms.js';
 import type { FrontierPage } from '../store/frontier.js';
@@ -26,6 +26,7 @@ import { SharedCoordinator } from './shared-coordinator.js';
 import { HostBusy } from './shared-host-gate.js';
 import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from './transient.js';
 import { counted } from '../markup/counted.js';
+import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from './waiting.js';
 
 export type { SiteCounts } from './page-choice.js';
 
@@ -38,6 +39,10 @@ export interface CrawlOptions {
   proxy: string | null;
   signal: AbortSignal;
   onPull?: (e: PullEvent) => void;
+  /** Once the stored crawl is learned, before the first pull. */
+  onStart?: (e: StartEvent) => void;
+  /** No site can go on but after a failure passes: why, and what happens next (called at each wait). */
+  onWait?: (w: WaitState) => void;
   /** Where the stored times come from (found_at, fetched_at, the pull log); default the real clock. Benches on the changing web crawl in its virtual time. */
   clock?: Clock;
 }
@@ -61,7 +66,11 @@ export interface PullEvent {
   distinctHosts: number;
 }
 
-export type StopReason = 'budget' | 'exhausted' | 'interrupted';
+/** Where the crawl starts from: the pages fetched before this run (0: a new crawl). */
+export type StartEvent = Pick<PullEvent, 'totalPulls' | 'distinctUrls' | 'distinctHosts' | 'siteCounts'>;
+
+/** waiting: only sites that failed for now were left, and the run waited for them as long as it may (waiting.ts) */
+export type StopReason = 'budget' | 'exhausted' | 'interrupted' | 'waiting';
 
 export interface CrawlSummary {
   reason: StopReason;
@@ -87,8 +96,12 @@ export interface CrawlSummary {
   /** this run's attempts that failed for now (network, timeout, 5xx, 429, robots.txt unreadable), and the last one */
   failedForNow: number;
   lastFailure: string | null;
-  /** queued pages that failed for now and wait for a later run */
+  /** queued pages that failed for now and wait for a later run, their sites, and the soonest of their retry times (epoch ms) */
   waiting: number;
+  waitingSites: number;
+  earliestRetry: number | null;
+  /** the last failure for now in a few words (waiting.ts failureCause) */
+  cause: string | null;
   /** why each site that did not run to its end stopped */
   stopped: { site: string; why: string }[];
   /**
@@ -108,6 +121,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const started = Date.now();
   const s = o.settings;
   keepReconnecting(db, s['db-reconnect']);
+  endIfFrozen(db, s['db-reconnect']);
   // A new run: pages that failed for now are due again, and sites Not Available only for the last
   // run (their start page failed for now) are tried again; `seeds retry` reopens any.
   dueAgain(db);
@@ -146,6 +160,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   };
   const choice = new PageChoice(queues, s, state, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone);
   choice.scoreUnscored();
+  o.onStart?.({ totalPulls: state.totalPulls, distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: () => choice.siteCounts() });
   const run = new CrawlRun(o, state, coordinator, choice, reader, writer, hostsLog);
   try {
     await run.pendingSitemaps();
@@ -170,6 +185,10 @@ class CrawlRun {
   private reached = 0;
   private failedForNow = 0;
   private lastFailure: string | null = null;
+  private cause: string | null = null;
+  /** the end of the last pull that reached its server (or the run's start): a waiting run counts from it */
+  private lastProgress = Date.now();
+  private pullsSeen = 0;
   /** page id → its attempts that failed for now in this run */
   private tries = new Map<number, number>();
   /** site id → why it is paused for the rest of the run */
@@ -207,10 +226,32 @@ class CrawlRun {
         if (state.inFlight.size === 0) this.reason = 'budget';
         return;
       }
+      if (state.totalPulls !== this.pullsSeen) {
+        // another worker of a shared crawl stored pages: the crawl goes on
+        this.pullsSeen = state.totalPulls;
+        this.lastProgress = Math.max(this.lastProgress, Date.now());
+      }
+      const patience = patienceMs(this.reached > 0, s['max-backoff'], s['retry-span']);
+      if (waitedOut(Date.now(), this.lastProgress, patience) && this.failing() !== null) {
+        // Only failing sites are left and the run waited for them long enough: it ends once the pulls in flight do.
+        if (state.inFlight.size === 0) return void (this.reason = 'waiting');
+        await this.idle(null);
+        continue;
+      }
       const id = o.policy({ arms: choice.arms(), history: state.history, budget: s.budget, random: randomFor(s.seed, state.history.length) });
       if (id === null) {
-        const wait = coordinator.idleWait(choice.soonestDelay());
+        let wait = coordinator.idleWait(choice.soonestDelay());
         if (state.inFlight.size === 0 && wait === null) return; // nothing open or pending: every site is exhausted
+        const failing = this.failing();
+        if (failing) {
+          // never silent: why nothing is fetched, and until when the run waits
+          const givesUpAt = this.lastProgress + patience;
+          // sites in flight whose host keeps failing are as stuck as the others
+          let inFlight = 0;
+          for (const id of state.inFlight.keys()) if ((state.sites.get(id)?.failures ?? 0) > 0) inFlight++;
+          o.onWait?.({ sites: failing.sites + inFlight, cause: this.cause ?? 'failed for now', nextTryMs: failing.soonest, givesUpAt });
+          wait = Math.max(1, Math.min(wait ?? Infinity, givesUpAt - Date.now()));
+        }
         await this.idle(wait);
         continue;
       }
@@ -236,6 +277,12 @@ class CrawlRun {
         this.wake();
       }
     }
+  }
+
+  /** The sites that can go on only after a failure passes, when no other can (page-choice.ts). */
+  private failing(): { sites: number; soonest: number | null } | null {
+    const gate = this.coordinator.gate;
+    return this.choice.failing((host) => gate.state(host).failures > 0 || gate.closedUntil(host) !== null);
   }
 
   /** Until a pull ends (or an abort), or at most `ms`. */
@@ -280,6 +327,7 @@ class CrawlRun {
       if (this.keepForLater(page, site, host, result)) return false;
     } else {
       this.reached++;
+      this.lastProgress = Date.now();
       site.failures = 0;
       result.siteFailures = 0;
     }
@@ -352,6 +400,7 @@ class CrawlRun {
     const why = result.error ?? `HTTP ${result.httpStatus}`;
     this.failedForNow++;
     this.lastFailure = `${page.url}: ${why}`;
+    this.cause = failureCause(result.error, result.httpStatus, this.o.proxy);
     const failures = siteFailures(site.failures, true, (page.attempts ?? 0) > 0);
     const hostState = coordinator.gate.state(host);
     const now = Date.now();
@@ -359,10 +408,21 @@ class CrawlRun {
     const tries = (this.tries.get(page.id) ?? 0) + 1;
     this.tries.set(page.id, tries);
     // the host's back-off, a Retry-After (the gate's pause) at least
-    const wait = retryWaitMs(tries, rule, backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff']));
-    const d = afterFailure({ attempts: page.attempts ?? 0, firstFailedAt: page.firstFailedAt ?? null }, now, rule, wait);
+    // the server asked for longer than a run waits: the page is due when the server said
+    const closed = coordinator.gate.closedUntil(host);
+    const wait = Math.max(
+      retryWaitMs(tries, rule, backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff'])),
+      closed === null ? 0 : closed - now,
+    );
+    let d = afterFailure({ attempts: page.attempts ?? 0, firstFailedAt: page.firstFailedAt ?? null }, now, rule, wait);
+    if (d.kind === 'permanent' && !mayFailForGood(this.reached > 0, s['retry-span'])) {
+      d = { kind: 'retry', attempts: d.attempts, firstFailedAt: page.firstFailedAt ?? now, retryAt: now + wait };
+    }
     site.failures = failures;
     if (failures >= s['give-up-after']) this.pause(site, `paused for this run: ${failures} pages in a row failed on ${host} (last: ${why})`);
+    else if (closed !== null && d.kind === 'retry') {
+      this.pause(site, `paused for this run: ${host} asked not to be asked before ${clockTime(closed, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`);
+    }
     if (d.kind === 'permanent') {
       result.siteFailures = failures;
       return false;
@@ -384,7 +444,7 @@ class CrawlRun {
   }
 
   /** Called after the coordinator's finish: the totals are the whole crawl's. */
-  summary(started: number, waiting: { total: number; bySite: Map<number, number> }): CrawlSummary {
+  summary(started: number, waiting: { total: number; bySite: Map<number, number>; earliest: number | null }): CrawlSummary {
     const { o, s, state, writer } = this;
     const stopped: CrawlSummary['stopped'] = [];
     for (const x of state.sites.values()) {
@@ -400,7 +460,8 @@ class CrawlRun {
       reason, pulls: this.pulls, rewards: this.rewards, newUrls: this.newUrls, newHosts: this.newHosts,
       distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, mode: s.reward, totalPulls: state.totalPulls, budget: s.budget,
       seconds: (Date.now() - started) / 1000, sites: this.siteCounts(), ...politenessBound(this.pagesPerHost, this.coordinator.gate, s.concurrency),
-      reached: this.reached, failedForNow: this.failedForNow, lastFailure: this.lastFailure, waiting: waiting.total, stopped,
+      reached: this.reached, failedForNow: this.failedForNow, lastFailure: this.lastFailure, cause: this.cause,
+      waiting: waiting.total, waitingSites: waiting.bySite.size, earliestRetry: waiting.earliest, stopped,
       sitemaps: this.sitemapReads,
     };
   }

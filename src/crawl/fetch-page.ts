@@ -121,7 +121,8 @@ async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch, head
     }
     // The server says when to come back: hold the whole host until then (capped by the gate).
     if (res.retryAfterMs !== null) ctx.gate.pause(host, res.retryAfterMs);
-    if (last) {
+    // Asked to come back later than this run waits: not asked again now.
+    if (last || ctx.gate.closedUntil(host) !== null) {
       ctx.gate.failed(host);
       return res;
     }

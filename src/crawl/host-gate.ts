@@ -27,6 +27,8 @@ export class HostGate {
   private nextAt = new Map<string, number>();
   private delays = new Map<string, number>();
   private failures = new Map<string, number>();
+  /** host → when its server said it may be asked again, past what a run waits (epoch ms) */
+  private closed = new Map<string, number>();
 
   constructor(private o: GateOptions) {}
 
@@ -39,8 +41,12 @@ export class HostGate {
     return this.delays.get(host) ?? this.o.delayMs;
   }
 
-  /** Hold every request to host until `ms` from now (capped), e.g. for Retry-After. */
+  /**
+   * Hold every request to host until `ms` from now (capped), e.g. for Retry-After. A server that
+   * asks for longer than the cap is not asked again in this run (closedUntil).
+   */
   pause(host: string, ms: number): void {
+    if (ms > this.o.maxBackoffMs) this.closed.set(host, Math.max(this.closed.get(host) ?? 0, Date.now() + ms));
     const until = Date.now() + Math.min(ms, this.o.maxBackoffMs);
     this.nextAt.set(host, Math.max(this.nextAt.get(host) ?? 0, until));
   }
@@ -52,6 +58,12 @@ export class HostGate {
     const ms = backoffMs(n, this.delayOf(host), null, this.o.maxBackoffMs);
     this.pause(host, ms);
     return ms;
+  }
+
+  /** When a host that asked for a pause longer than max-backoff may be asked again (epoch ms); null: it did not. */
+  closedUntil(host: string): number | null {
+    const at = this.closed.get(host);
+    return at === undefined || at <= Date.now() ? null : at;
   }
 
   succeeded(host: string): void {

@@ -154,6 +154,34 @@ export class PageChoice {
     return soonest;
   }
 
+  /**
+   * When no site can go on in this run but after a failure passes (held for an unreadable
+   * robots.txt, only pages that failed for now left, or a next page whose host backs off): how
+   * many such sites and ms to the soonest try. Null when a site can go on otherwise, or none
+   * waits. Sites in flight are left out: their pull says what they are.
+   */
+  failing(hostFailing: (host: string) => boolean): { sites: number; soonest: number | null } | null {
+    const now = Date.now();
+    let sites = 0;
+    let soonest: number | null = null;
+    const until = (ms: number | null) => {
+      sites++;
+      if (ms !== null) soonest = Math.min(soonest ?? Infinity, Math.max(0, ms));
+    };
+    for (const x of this.state.sites.values()) {
+      if (x.unavailable !== null || this.state.inFlight.has(x.id) || this.state.capped(x)) continue;
+      const held = this.held.get(x.id);
+      if (held === Infinity) continue; // paused for the run: nothing of it is waited for
+      if (this.isHeld(x.id)) until(held! - now);
+      else if (this.pageFor(x.id) === undefined) {
+        const wait = this.waitOf(x);
+        if (wait !== null) until(wait);
+      } else if (hostFailing(new URL(this.pageFor(x.id)!.url).host)) until(this.delayOf(x.id));
+      else return null;
+    }
+    return sites === 0 ? null : { sites, soonest };
+  }
+
   /** The sites by state now. */
   siteCounts(): SiteCounts {
     const c = { crawling: 0, exhausted: 0, capped: 0, unavailable: 0 };

@@ -61,3 +61,11 @@ export function sleepSync(ms: number): void {
 export function keepReconnecting(db: Db, ms: number): void {
   if (db.kind === 'pg') (db as Db & { reconnectMs: number }).reconnectMs = ms;
 }
+
+/**
+ * A crawl's statements are short: one blocked for `ms` on a server that answers nothing else
+ * either means the server is frozen for good, and the process ends (pg/frozen-watch.ts).
+ */
+export function endIfFrozen(db: Db, ms: number): void {
+  if (db.kind === 'pg') (db as Db & { frozenLimitMs: number }).frozenLimitMs = ms;
+}

@@ -81,8 +81,9 @@ export function dueAgain(db: Db): void {
   db.prepare(`UPDATE pages SET retry_at = NULL WHERE retry_at IS NOT NULL`).run();
 }
 
-/** Queued pages that failed for now and wait, in all and per site id (pages_retry answers it). */
-export function waitingPages(db: Db): { total: number; bySite: Map<number, number> } {
-  const rows = db.prepare(`SELECT site_id, count(*) FROM pages WHERE retry_at IS NOT NULL AND status = 'queued' GROUP BY site_id`).raw().all() as [number, number][];
-  return { total: rows.reduce((n, [, c]) => n + c, 0), bySite: new Map(rows) };
+/** Queued pages that failed for now and wait, in all and per site id, and the soonest retry time (pages_retry answers it). */
+export function waitingPages(db: Db): { total: number; bySite: Map<number, number>; earliest: number | null } {
+  const rows = db.prepare(`SELECT site_id, count(*), min(retry_at) FROM pages WHERE retry_at IS NOT NULL AND status = 'queued' GROUP BY site_id`).raw().all() as [number, number, number | string][];
+  const earliest = rows.reduce<number | null>((m, r) => Math.min(m ?? Infinity, Number(r[2])), null);
+  return { total: rows.reduce((n, [, c]) => n + c, 0), bySite: new Map(rows.map(([site, n]) => [site, n])), earliest };
 }

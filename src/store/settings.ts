@@ -13,6 +13,8 @@ export interface Settings {
   normalize: 'standard' | 'paper';
   'session-ids': SessionIds; // strip session ids from link keys (src/url/session-ids.ts); 'keep' for databases crawled before
   'user-agent': string;
+  proxy: string | null; // every request of a crawl through this HTTP proxy; null = none
+  resolve: readonly string[]; // curl-style host:port:addr mappings a crawl connects by; empty = the system's resolver
   delay: number; // ms between two requests to one host
   concurrency: number;
   'connect-timeout': number; // ms
@@ -69,6 +71,8 @@ export const defaults: Settings = {
   normalize: 'standard',
   'session-ids': 'strip',
   'user-agent': `beebot/${VERSION} (+https://example.org/beebot; contact: set with 'beebot config set user-agent')`,
+  proxy: null,
+  resolve: [],
   delay: 250,
   concurrency: 4,
   'connect-timeout': 10_000,
@@ -134,12 +138,27 @@ const text = (key: string, v: string): string => {
   return v;
 };
 
+/** One `--resolve` mapping, like curl's: host, port (or *), then an IPv4 or a bracketed IPv6 address. */
+export const RESOLVE_ENTRY = /^([^:\s]+):(\d+|\*):(\[[0-9a-fA-F:.]+\]|[0-9.]+)$/;
+
 const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = {
   'max-level': int(0),
   scope: oneOf('host', 'domain'),
   normalize: oneOf('standard', 'paper'),
   'session-ids': oneOf('strip', 'keep'),
   'user-agent': text,
+  proxy: (key, v) => {
+    if (v.trim() === 'none') return null;
+    if (!/^https?:\/\/[^/]+/i.test(v)) throw new UsageError(`${key} must be an http(s) URL or 'none', got '${v}'`);
+    return v;
+  },
+  resolve: (key, v) => {
+    if (v.trim() === 'none') return [];
+    const list = v.split(/[\s,]+/).filter((e) => e !== '');
+    const bad = list.find((e) => !RESOLVE_ENTRY.test(e));
+    if (list.length === 0 || bad !== undefined) throw new UsageError(`${key} wants host:port:address mappings (comma-separated) or 'none', got '${bad ?? v}'`);
+    return list;
+  },
   delay: int(0),
   concurrency: int(1),
   'connect-timeout': int(1),
@@ -205,6 +224,7 @@ export function parseSetting<K extends SettingKey>(key: K, value: string): Setti
 
 export function formatSetting(value: unknown): string {
   if (value instanceof Set) return value.size === 0 ? 'none' : [...value].join(',');
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(',');
   return value === null ? 'none' : String(value);
 }
 

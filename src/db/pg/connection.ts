@@ -3,6 +3,7 @@ import { BeebotError } from '../../errors.js';
 import type { Db, RunResult, Statement } from '../db-types.js';
 import { countDbWait } from '../db-wait.js';
 import { connectionLost, RECONNECT_MS, reconnectPause, retryWhole, sleepSync, transactionBroken, TransactionLost } from '../lost-connection.js';
+import { FrozenWatch } from './frozen-watch.js';
 import { toPositional } from './placeholders.js';
 
 /**
@@ -95,12 +96,15 @@ export class PgDb implements Db {
   private open = true;
   /** For how long a lost connection is tried again (ms; the setting db-reconnect). */
   reconnectMs = RECONNECT_MS;
+  /** A server frozen for good ends the process (frozen-watch.ts): armed by a crawl, whose statements are short. */
+  private frozen: FrozenWatch;
   /** Set when the server stayed away past reconnectMs: every later call fails with it at once. */
   private gone: BeebotError | null = null;
   /** What a session holds on the server and a new connection must take again (advisory locks: run-lock.ts). */
   private renewals: (() => void)[] = [];
 
   constructor(readonly name: string, private url: string) {
+    this.frozen = new FrozenWatch(name, url);
     const PQ = loadLibpq();
     this.pq = new PQ();
     try {
@@ -109,6 +113,11 @@ export class PgDb implements Db {
       throw new BeebotError(`cannot connect to PostgreSQL at ${name}: ${firstLine((err as Error).message) || 'connection failed'}`);
     }
     this.exec(SESSION);
+  }
+
+  /** A call blocked this long on a server that answers nothing else either ends the process (0: never). */
+  set frozenLimitMs(ms: number) {
+    this.frozen.limitMs = ms;
   }
 
   /** From the server's own status, so a BEGIN sent with exec() (group-commit.ts) counts too. */
@@ -202,8 +211,10 @@ export class PgDb implements Db {
       for (;;) {
         const inTransaction = this.inTransaction;
         try {
+          this.frozen.begin();
           return f();
         } catch (err) {
+          this.frozen.end();
           if (!(err instanceof PgError)) throw err;
           if (inTransaction && transactionBroken(err.code)) {
             this.pq.exec('ROLLBACK'); // the server aborted it: none of it stays
@@ -215,6 +226,7 @@ export class PgDb implements Db {
         }
       }
     } finally {
+      this.frozen.end();
       countDbWait(performance.now() - t0);
     }
   }
@@ -238,19 +250,25 @@ export class PgDb implements Db {
       sleepSync(Math.min(reconnectPause(attempt), left));
       const pq = new PQ();
       try {
+        this.frozen.begin();
         pq.connectSync(this.url);
       } catch (err) {
         last = firstLine((err as Error).message) || 'connection failed';
         continue;
+      } finally {
+        this.frozen.end();
       }
       this.pq = pq;
       try {
+        this.frozen.begin();
         this.pq.exec(SESSION);
         this.check();
       } catch (err) {
         last = (err as Error).message;
         this.retire(pq);
         continue;
+      } finally {
+        this.frozen.end();
       }
       try {
         for (const take of this.renewals) take();
@@ -324,6 +342,7 @@ export class PgDb implements Db {
   }
 
   close(): void {
+    this.frozen.stop();
     if (!this.open) return;
     this.open = false;
     this.retire(this.pq);
