@@ -298,8 +298,8 @@ async function expectOwned(db: string): Promise<void> {
   const status = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: Record<string, unknown>[] };
   expect(status.sites.map((s) => [s.pages_fetched, s.deepest_level, s.internal, s.external, s.external_hosts])).toEqual([[3, 2, 3, 2, 1], [2, 1, 3, 3, 2]]);
   // the host site's links into the prefix site are links to another site: its own host is among its outside hosts
-  const own = JSON.parse((await beebot(['hosts', '--site', 'host', '--json'], { db })).stdout) as { host: string; links: number }[];
-  expect(own.map((h) => [h.host, h.links])).toEqual([['nest.test', 2]]);
+  const own = JSON.parse((await beebot(['hosts', '--site', 'host', '--json'], { db })).stdout) as { host: string; pairs: number }[];
+  expect(own.map((h) => [h.host, h.pairs])).toEqual([['nest.test', 2]]);
 }
 const nestRequests = () => server.requests.filter((q) => q.startsWith('nest.test/dept'));
 async function addAfterCrawl(db: string): Promise<void> {
@@ -313,7 +313,7 @@ async function addAfterCrawl(db: string): Promise<void> {
     `site 2 (nest.test/dept/) lies inside site 1 (nest.test): its pages are site 2's from now on, and links between the two sites count as external\n` +
       `3 pages site 1 had stored are site 2's now (1 fetched, not fetched again)\n`,
   );
-  const second = await crawl(db);
+  const second = await crawl(db, '--max-level', '5'); // --max-level is kept with the crawl: back to the default
   expect(second.code, second.stderr).toBe(0);
   expect(nestRequests().slice(before).sort()).toEqual(['nest.test/dept/', 'nest.test/dept/a.html']);
   await expectOwned(db);
@@ -325,7 +325,7 @@ async function migrateDoubleCrawl(db: string, rollBack: (db: string) => void): P
   const d = openDb(db);
   insertSites(d, [{ url: new URL(u('nest.test', '/dept/')), scope: 'prefix', short: 'dept', exclude: ['*/auth/*'] }], 'standard');
   d.close();
-  const twice = await crawl(db);
+  const twice = await crawl(db, '--max-level', '5'); // --max-level is kept with the crawl: back to the default
   expect(twice.code, twice.stderr).toBe(0);
   expect(rows(db, `SELECT f.site_id FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.url LIKE '%/dept/a.html' ORDER BY f.site_id`)).toEqual([{ site_id: 1 }, { site_id: 2 }]);
   rollBack(db);
