@@ -4,13 +4,19 @@
 // that command accepts, and give it the arguments it needs; `npm run X` must name a script of
 // package.json, `node dist/scripts/X.js` a file of scripts/. In other blocks (usage synopses) a
 // line starting with `beebot` must name a command, and its flags must belong to that command or
-// its subcommands. The links between the pages must point at files and headings that exist.
+// its subcommands. The links between the pages must point at files and headings that exist. The
+// README's tour runs as written, in order, on the bundled fixture web (its sites' URLs mapped to
+// the fixture's hosts, budgets 50 times smaller, every crawl through the fixture server as proxy).
 import type { Command, Option } from 'commander';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
+import { fixtureSeeds } from '../fixtures/web.js';
 import { program } from '../src/cli/main.js';
+import { BIN, tempDir } from './helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
@@ -306,3 +312,62 @@ describe('docs', () => {
     expect(checkPage(root, page('beebot watch add <url> | list [--json] | model [--min-group-items <n>]', ''))).toEqual([]);
   });
 });
+
+describe("the README's tour", () => {
+  let web: FixtureWeb;
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(async () => {
+    web = await startFixtureWeb();
+    tmp = tempDir();
+  });
+  afterAll(async () => {
+    await web?.close();
+    tmp?.cleanup();
+  });
+
+  it('runs as written on the fixture web, every command exiting 0', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('## A five-minute tour');
+    const tour = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const blocks = codeBlocks(tour);
+    // the tour's sites, in order of appearance, become the fixture web's
+    const urls = [...new Set([...tour.matchAll(/https:\/\/www\.[a-z.]+/g)].map((m) => m[0]))].filter((u) => !u.includes('example.org'));
+    expect(urls.length).toBeGreaterThanOrEqual(3);
+    expect(urls.length).toBeLessThanOrEqual(fixtureSeeds.length - 1);
+    const sites = fixtureSeeds.filter((s) => s.host !== 'down.test'); // the one whose robots.txt answers 503: nothing there can be reached
+    const local = (s: string) => urls.reduce((acc, u, k) => acc.replaceAll(u, web.url(sites[k]!.host).replace(/\/$/, '')), s);
+    const csv = blocks.filter((b) => b.lang === 'csv');
+    expect(csv).toHaveLength(1);
+    const csvFile = /beebot seeds import (\S+)/.exec(tour)![1]!;
+    writeFileSync(join(tmp.dir, csvFile), local(csv[0]!.lines.join('\n')) + '\n');
+
+    const commands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.lines).flatMap((l) => simpleCommands(l));
+    expect(commands.map((w) => w.slice(0, 2).join(' '))).toEqual(expect.arrayContaining(['beebot seeds', 'beebot crawl', 'beebot status', 'beebot export', 'beebot report']));
+    for (const w of commands) {
+      expect(w[0]).toBe('beebot');
+      const args = w.slice(1).map(local);
+      if (args[0] === 'crawl') {
+        // budgets 50 times smaller, so that the fixture web is not exhausted before the resume
+        const b = args.indexOf('--budget');
+        if (b > 0) args[b + 1] = String(Math.max(1, Math.round(Number(args[b + 1]) / 50)));
+        args.push('--proxy', `http://127.0.0.1:${web.port}`, '--delay', '0');
+      }
+      const r = await run(args, tmp.dir);
+      expect(r.code, `beebot ${args.join(' ')}\n${r.out}`).toBe(0);
+    }
+    for (const f of ['external.csv', 'sites.gexf', 'report.html']) expect(existsSync(join(tmp.dir, f)), f).toBe(true);
+  }, 120_000);
+});
+
+/** The real CLI in `cwd` (its default database, ./beebot.db, is there). */
+function run(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.BEEBOT_DB;
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
