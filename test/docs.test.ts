@@ -22,7 +22,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const SCRIPTS = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
 /** Programs an `sh` example may run besides beebot, npm and node. */
-const OTHER_PROGRAMS = new Set(['export', 'ssh', 'cd', 'cat', 'psql', 'createdb', 'createuser', 'sudo', 'apt-get', 'apt']);
+const OTHER_PROGRAMS = new Set(['export', 'cd', 'cat', 'psql', 'createdb', 'createuser', 'sudo', 'apt-get', 'apt']);
 const NPM_COMMANDS = new Set(['ci', 'install', 'test', 'link']);
 
 interface Block { lang: string; firstLine: number; lines: string[] }
@@ -206,6 +206,8 @@ export function checkPage(root: Command, text: string): string[] {
             if (rest[0] === 'run') {
               if (!SCRIPTS.includes(rest[1] ?? '')) problems.push(`${at}: package.json has no script '${rest[1] ?? ''}'`);
             } else if (!NPM_COMMANDS.has(rest[0] ?? '')) problems.push(`${at}: unexpected npm command '${rest[0] ?? ''}'`);
+          } else if (prog === 'npx') {
+            if (rest[0] !== 'vitest' || (rest[2] !== undefined && !existsSync(join(ROOT, rest[2])))) problems.push(`${at}: unexpected npx command, or no such test file`);
           } else if (prog === 'ssh') queue.push(...simpleCommands(rest[rest.length - 1] ?? ''));
           else if (!OTHER_PROGRAMS.has(prog!)) problems.push(`${at}: unknown program '${prog}' (not beebot, npm, node or a known tool)`);
         }
