@@ -6,7 +6,8 @@
 // line starting with `beebot` must name a command, and its flags must belong to that command or
 // its subcommands. The links between the pages must point at files and headings that exist. The
 // README's tour runs as written, in order, on the bundled fixture web (its sites' URLs mapped to
-// the fixture's hosts, budgets 50 times smaller, every crawl through the fixture server as proxy).
+// the fixture's hosts, budgets 50 times smaller, every crawl through the fixture server as proxy;
+// the first crawl stopped by Ctrl-C after its first page, then resumed).
 import type { Command, Option } from 'commander';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -345,6 +346,7 @@ describe("the README's tour", () => {
 
     const commands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.lines).flatMap((l) => simpleCommands(l));
     expect(commands.map((w) => w.slice(0, 2).join(' '))).toEqual(expect.arrayContaining(['beebot seeds', 'beebot crawl', 'beebot status', 'beebot export', 'beebot report']));
+    let interrupted = false;
     for (const w of commands) {
       expect(w[0]).toBe('beebot');
       const args = w.slice(1).map(local);
@@ -354,22 +356,34 @@ describe("the README's tour", () => {
         if (b > 0) args[b + 1] = String(Math.max(1, Math.round(Number(args[b + 1]) / 50)));
         args.push('--proxy', `http://127.0.0.1:${web.port}`, '--delay', '0');
       }
-      const r = await run(args, tmp.dir);
-      expect(r.code, `beebot ${args.join(' ')}\n${r.out}`).toBe(0);
+      // The first crawl is stopped as the tour says, by Ctrl-C (SIGINT) after its first page: exit 130.
+      const stop: boolean = args[0] === 'crawl' && !interrupted;
+      interrupted ||= stop;
+      const r = await run(args, tmp.dir, stop);
+      expect(r.code, `beebot ${args.join(' ')}\n${r.out}`).toBe(stop ? 130 : 0);
     }
+    expect(interrupted).toBe(true);
     for (const f of ['external.csv', 'sites.gexf', 'report.html']) expect(existsSync(join(tmp.dir, f)), f).toBe(true);
   }, 120_000);
 });
 
 /** The real CLI in `cwd` (its default database, ./beebot.db, is there). */
-function run(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
+function run(args: string[], cwd: string, interruptAfterFirstPage = false): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.BEEBOT_DB;
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    let sent = false;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      // piped, a crawl writes one tab-separated line per page on stderr
+      if (interruptAfterFirstPage && !sent && d.includes('\t')) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
     child.on('close', (code) => resolve({ code, out }));
   });
 }
