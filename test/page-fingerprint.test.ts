@@ -1,4 +1,4 @@
-// The page fingerprint as the README states it, through `crawl --refresh` on a loopback site: a
+// The page fingerprint as docs/commands.md states it, through `crawl --refresh` on a loopback site: a
 // change of navigation text is a change; new attributes and whitespace are not.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Seeds as the README promises: only http(s) URLs with a real host pass, a file is a URL list or a
+// Seeds as docs/commands.md promises: only http(s) URLs with a real host pass, a file is a URL list or a
 // table with a header (its delimiter sniffed from that header), and a bad file adds nothing.
 import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';

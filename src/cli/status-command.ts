@@ -12,7 +12,7 @@ import { formatTable } from './table.js';
 export function statusCommand(): Command {
   return new Command('status')
     .description('per-site progress: state, pages fetched, frontier left, deepest level, link counts')
-    .option('--json', 'print JSON (fields documented in the README)')
+    .option('--json', 'print JSON (fields documented in docs/commands.md)')
     .option('--wide', 'on a terminal: every column (internal, files, skipped, reward, politeness) and state reasons in the table')
     .action(async (opts: { json?: boolean; wide?: boolean }, cmd: Command) => {
       await withReadDb(cmd, (db) => {

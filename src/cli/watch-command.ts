@@ -92,7 +92,7 @@ export function watchCommand(): Command {
 
   watch
     .command('import <file>')
-    .description(`replay a history of checks into the watch (a CSV file with a header row; columns ${HISTORY_COLUMNS.join(', ')}; see the README): the learned schedule then starts from it. A bad row refuses the file`)
+    .description(`replay a history of checks into the watch (a CSV file with a header row; columns ${HISTORY_COLUMNS.join(', ')}; see docs/commands.md): the learned schedule then starts from it. A bad row refuses the file`)
     .action(async (file: string, _o: unknown, cmd: Command) => importHistory(file, cmd));
 
   watch

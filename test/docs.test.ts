@@ -1,0 +1,389 @@
+// The docs cannot drift from the CLI: every command line in the code blocks of README.md and
+// docs/*.md is checked against the real command tree (the one `beebot --help` prints). In `sh`
+// blocks each `beebot …` line must name a command (and subcommand) that exists, use only flags
+// that command accepts, and give it the arguments it needs; `npm run X` must name a script of
+// package.json, `node dist/scripts/X.js` a file of scripts/. In other blocks (usage synopses) a
+// line starting with `beebot` must name a command, and its flags must belong to that command or
+// its subcommands. The links between the pages must point at files and headings that exist. The
+// README's tour runs as written, in order, on the bundled fixture web (its sites' URLs mapped to
+// the fixture's hosts, budgets 50 times smaller, every crawl through the fixture server as proxy;
+// the first crawl stopped by Ctrl-C after its first page, then resumed).
+import type { Command, Option } from 'commander';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
+import { fixtureSeeds } from '../fixtures/web.js';
+import { program } from '../src/cli/main.js';
+import { BIN, tempDir } from './helpers/cli.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const SCRIPTS = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+/** Programs an `sh` example may run besides beebot, npm and node. */
+const OTHER_PROGRAMS = new Set(['export', 'cd', 'cat', 'psql', 'createdb', 'createuser', 'sudo', 'apt-get', 'apt']);
+const NPM_COMMANDS = new Set(['ci', 'install', 'test', 'link']);
+
+interface Block { lang: string; firstLine: number; lines: string[] }
+
+/** The fenced code blocks of a Markdown text, with the line number of their first line. */
+export function codeBlocks(text: string): Block[] {
+  const blocks: Block[] = [];
+  let open: Block | undefined;
+  text.split('\n').forEach((line, i) => {
+    const fence = /^\s*```(\S*)/.exec(line);
+    if (fence && open === undefined) open = { lang: fence[1]!, firstLine: i + 2, lines: [] };
+    else if (fence && open !== undefined) {
+      blocks.push(open);
+      open = undefined;
+    } else open?.lines.push(line);
+  });
+  return blocks;
+}
+
+/** Shell words of one command (quotes removed); a `#` comment ends it. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let has = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'" || c === '"') {
+      const end = line.indexOf(c, i + 1);
+      cur += line.slice(i + 1, end < 0 ? line.length : end);
+      has = true;
+      i = end < 0 ? line.length : end;
+    } else if (/\s/.test(c)) {
+      if (has) out.push(cur);
+      cur = '';
+      has = false;
+    } else if (c === '#' && !has) break;
+    else {
+      cur += c;
+      has = true;
+    }
+  }
+  if (has) out.push(cur);
+  return out;
+}
+
+/** One `sh` line split into simple commands at `&&`, `||`, `;`, `|` and `&` (outside quotes). */
+function simpleCommands(line: string): string[][] {
+  const parts: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = '';
+      cur += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      cur += c;
+    } else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) break;
+    else if (c === '&' || c === '|' || c === ';') {
+      parts.push(cur);
+      cur = '';
+      if (line[i + 1] === c) i++;
+    } else cur += c;
+  }
+  parts.push(cur);
+  return parts.map(words).filter((w) => w.length > 0);
+}
+
+function longFlags(cmd: Command): Set<string> {
+  return new Set(cmd.options.flatMap((o: Option) => [o.long, o.short].filter((f): f is string => f !== undefined)));
+}
+const GLOBAL = new Set(['--db', '--help', '-h']);
+
+function findSub(cmd: Command, name: string | undefined): Command | undefined {
+  return name === undefined ? undefined : cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+const hasAction = (cmd: Command) => (cmd as unknown as { _actionHandler: unknown })._actionHandler != null;
+
+/**
+ * What is wrong with one `beebot` command line (its words after `beebot`), or nothing. `strict`:
+ * a real example (every flag its command's, enough arguments); else a synopsis (`a|b`, `[--x]`).
+ */
+export function checkBeebot(root: Command, args: string[], strict: boolean): string[] {
+  const problems: string[] = [];
+  let i = 0;
+  while (args[i] === '--db') i += 2;
+  let cmd = findSub(root, args[i]);
+  if (cmd === undefined) return [`no command '${args[i] ?? ''}'`];
+  const path = [cmd.name()];
+  i++;
+  for (;;) {
+    const sub = findSub(cmd, args[i]);
+    if (sub === undefined) break;
+    cmd = sub;
+    path.push(sub.name());
+    i++;
+  }
+  if (cmd.commands.length > 0 && !hasAction(cmd)) {
+    // a synopsis may list the subcommands as `add|remove`
+    const alternatives = (args[i] ?? '').split('|');
+    if (!strict && alternatives.every((a) => findSub(cmd!, a) !== undefined)) return problems;
+    return [`'${path.join(' ')}' needs a subcommand (${cmd.commands.map((c) => c.name()).join(', ')}), got '${args[i] ?? ''}'`];
+  }
+  const options = [...cmd.options];
+  const flags = longFlags(cmd);
+  // A synopsis line may show the flags of several subcommands (`watch add <url> | list [--json]`).
+  const lenient = strict ? new Set<string>() : new Set(cmd.commands.flatMap((c) => [...longFlags(c)]));
+  const positional: string[] = [];
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (!strict) {
+      for (const m of a.matchAll(/(?<![\w-])(--?[a-zA-Z][\w-]*)/g)) {
+        const f = m[1]!;
+        if (!flags.has(f) && !GLOBAL.has(f) && !lenient.has(f)) problems.push(`'${path.join(' ')}' has no flag ${f}`);
+      }
+      continue;
+    }
+    if (a.startsWith('-') && a !== '-') {
+      const f = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+      if (GLOBAL.has(f)) {
+        if (f === '--db' && !a.includes('=')) i++;
+        continue;
+      }
+      if (!flags.has(f)) {
+        problems.push(`'${path.join(' ')}' has no flag ${f}`);
+        continue;
+      }
+      const o = options.find((x) => x.long === f || x.short === f)!;
+      if ((o.required || o.optional) && !a.includes('=')) i++; // its value
+    } else positional.push(a);
+  }
+  if (strict) {
+    const declared = cmd.registeredArguments;
+    const needed = declared.filter((d) => d.required).length;
+    const variadic = declared.some((d) => d.variadic);
+    if (positional.length < needed) problems.push(`'${path.join(' ')}' needs ${needed} argument(s), got ${positional.length}`);
+    if (!variadic && positional.length > declared.length) problems.push(`'${path.join(' ')}' takes ${declared.length} argument(s), got ${positional.length}: ${positional.join(' ')}`);
+  }
+  return problems;
+}
+
+/** A synopsis showing several subcommands (`watch add <url> | list [--json]`) as one line each. */
+function synopsisLines(root: Command, text: string): string[] {
+  const [first, ...rest] = text.split(' | ');
+  const top = words(first!)[0];
+  const parent = findSub(root, top);
+  const lines = [first!];
+  for (const seg of rest) {
+    if (parent !== undefined && findSub(parent, words(seg)[0]) !== undefined) lines.push(`${top} ${seg}`);
+    else lines[lines.length - 1] += ` | ${seg}`;
+  }
+  return lines;
+}
+
+/** What is wrong with the command lines of one page. */
+export function checkPage(root: Command, text: string): string[] {
+  const problems: string[] = [];
+  for (const block of codeBlocks(text)) {
+    if (block.lang === 'sh') {
+      const lines: { n: number; text: string }[] = [];
+      block.lines.forEach((l, k) => {
+        const prev = lines[lines.length - 1];
+        if (prev !== undefined && prev.text.endsWith('\\')) prev.text = prev.text.slice(0, -1) + ' ' + l;
+        else lines.push({ n: block.firstLine + k, text: l });
+      });
+      for (const { n, text: line } of lines) {
+        const queue = simpleCommands(line);
+        while (queue.length > 0) {
+          let w = queue.shift()!;
+          while (w.length > 0 && /^[A-Z_][A-Z0-9_]*=/.test(w[0]!)) w = w.slice(1); // VAR=value before a command
+          if (w.length === 0) continue;
+          const [prog, ...rest] = w;
+          const at = `line ${n}: ${line.trim()}`;
+          if (prog === 'beebot') problems.push(...checkBeebot(root, rest, true).map((p) => `${at}: ${p}`));
+          else if (prog === 'node' && rest[0] === 'bin/beebot.js') problems.push(...checkBeebot(root, rest.slice(1), true).map((p) => `${at}: ${p}`));
+          else if (prog === 'node') {
+            const script = /^dist\/(scripts\/[\w-]+)\.js$/.exec(rest[0] ?? '');
+            if (script === null || !existsSync(join(ROOT, `${script[1]}.ts`))) problems.push(`${at}: no such script ${rest[0] ?? ''}`);
+          } else if (prog === 'npm') {
+            if (rest[0] === 'run') {
+              if (!SCRIPTS.includes(rest[1] ?? '')) problems.push(`${at}: package.json has no script '${rest[1] ?? ''}'`);
+            } else if (!NPM_COMMANDS.has(rest[0] ?? '')) problems.push(`${at}: unexpected npm command '${rest[0] ?? ''}'`);
+          } else if (prog === 'npx') {
+            if (rest[0] !== 'vitest' || (rest[2] !== undefined && !existsSync(join(ROOT, rest[2])))) problems.push(`${at}: unexpected npx command, or no such test file`);
+          } else if (prog === 'ssh') queue.push(...simpleCommands(rest[rest.length - 1] ?? ''));
+          else if (!OTHER_PROGRAMS.has(prog!)) problems.push(`${at}: unknown program '${prog}' (not beebot, npm, node or a known tool)`);
+        }
+      }
+    } else if (block.lang === '' || block.lang === 'text') {
+      // usage synopses: a line starting with `beebot` and the indented `[--…]` lines under it
+      let current: { n: number; text: string } | undefined;
+      const flush = () => {
+        if (current !== undefined) {
+          const at = `line ${current.n}: ${current.text.trim()}`;
+          for (const one of synopsisLines(root, current.text.replace(/^\s*beebot\s+/, ''))) {
+            problems.push(...checkBeebot(root, words(one), false).map((p) => `${at}: ${p}`));
+          }
+        }
+        current = undefined;
+      };
+      block.lines.forEach((l, k) => {
+        if (/^(\$ )?beebot /.test(l)) {
+          flush();
+          if (!l.startsWith('$ ')) current = { n: block.firstLine + k, text: l };
+          else problems.push(...checkBeebot(root, words(l.slice('$ beebot '.length)), true).map((p) => `line ${block.firstLine + k}: ${l}: ${p}`));
+        } else if (current !== undefined && /^\s+\S/.test(l)) current.text += ' ' + l.trim();
+        else flush();
+      });
+      flush();
+    }
+  }
+  return problems;
+}
+
+/** GitHub's anchor of a heading. */
+const anchor = (h: string) => h.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
+
+/** Relative links to a missing file or heading. */
+function checkLinks(page: string, text: string): string[] {
+  const problems: string[] = [];
+  const dir = page.includes('/') ? page.slice(0, page.lastIndexOf('/')) : '';
+  for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const target = m[1]!;
+    if (/^[a-z]+:/.test(target)) continue;
+    const [file, hash] = target.split('#') as [string, string | undefined];
+    const path = file === '' ? page : join(dir, file);
+    if (!existsSync(join(ROOT, path))) {
+      problems.push(`${page}: link to missing ${target}`);
+      continue;
+    }
+    if (hash !== undefined) {
+      const body = readFileSync(join(ROOT, path), 'utf8');
+      const anchors = new Set(codeBlocksStripped(body).split('\n').filter((l) => /^#+ /.test(l)).map((l) => anchor(l.replace(/^#+ /, ''))));
+      if (!anchors.has(hash)) problems.push(`${page}: link to missing heading ${target}`);
+    }
+  }
+  return problems;
+}
+const codeBlocksStripped = (text: string) => text.replace(/^\s*```[\s\S]*?^\s*```/gm, '');
+
+let root: Command;
+beforeAll(async () => {
+  root = await program();
+});
+
+describe('docs', () => {
+  it('README starts with the two commands', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme.split('\n').slice(2, 6).join('\n')).toBe(
+      '```sh\n' +
+        'npm ci && npm run demo     # set up, crawl the bundled local demo web, export its external links, print what to run next\n' +
+        'npm ci && npm test         # set up, then run the tests\n' +
+        '```',
+    );
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  it.each(PAGES)('%s: every command line matches the CLI', (page) => {
+    const text = readFileSync(join(ROOT, page), 'utf8');
+    expect(checkPage(root, text)).toEqual([]);
+  });
+
+  it.each(PAGES)('%s: every relative link points at a file and heading that exist', (page) => {
+    expect(checkLinks(page, readFileSync(join(ROOT, page), 'utf8'))).toEqual([]);
+  });
+
+  it('the pages show real examples of the main commands', () => {
+    const all = PAGES.map((p) => readFileSync(join(ROOT, p), 'utf8')).join('\n');
+    const shown = new Set(codeBlocks(all).filter((b) => b.lang === 'sh').flatMap((b) => b.lines.map((l) => /^beebot (\S+)/.exec(l)?.[1]).filter((c) => c !== undefined)));
+    for (const c of ['seeds', 'config', 'crawl', 'status', 'links', 'hosts', 'export', 'report']) expect(shown, c).toContain(c);
+  });
+
+  it('catches a flag, command, subcommand, argument or script that does not exist', () => {
+    const page = (body: string, lang = 'sh') => `text\n\n\`\`\`${lang}\n${body}\n\`\`\`\n`;
+    expect(checkPage(root, page('beebot crawl --budget 10 --no-such-flag'))).toEqual([
+      "line 4: beebot crawl --budget 10 --no-such-flag: 'crawl' has no flag --no-such-flag",
+    ]);
+    expect(checkPage(root, page('beebot crawl --budget 10 --delay 0'))).toEqual([]);
+    expect(checkPage(root, page('beebot crawel')).join()).toMatch(/no command 'crawel'/);
+    expect(checkPage(root, page('beebot seeds ad x.org')).join()).toMatch(/'seeds' needs a subcommand/);
+    expect(checkPage(root, page('beebot seeds import')).join()).toMatch(/needs 1 argument/);
+    expect(checkPage(root, page('beebot report a.html b.html')).join()).toMatch(/takes 1 argument/);
+    expect(checkPage(root, page('npm run no-such-script')).join()).toMatch(/no script 'no-such-script'/);
+    expect(checkPage(root, page('node dist/scripts/no-such.js')).join()).toMatch(/no such script/);
+    expect(checkPage(root, page('beebot crawl [--budget <pages>] [--frobnicate]', ''))).toEqual([
+      "line 4: beebot crawl [--budget <pages>] [--frobnicate]: 'crawl' has no flag --frobnicate",
+    ]);
+    expect(checkPage(root, page('beebot watch add <url> | list [--json] | model [--min-group-items <n>]', ''))).toEqual([]);
+  });
+});
+
+describe("the README's tour", () => {
+  let web: FixtureWeb;
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(async () => {
+    web = await startFixtureWeb();
+    tmp = tempDir();
+  });
+  afterAll(async () => {
+    await web?.close();
+    tmp?.cleanup();
+  });
+
+  it('runs as written on the fixture web, every command exiting 0', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('## A five-minute tour');
+    const tour = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const blocks = codeBlocks(tour);
+    // the tour's sites, in order of appearance, become the fixture web's
+    const urls = [...new Set([...tour.matchAll(/https:\/\/www\.[a-z.]+/g)].map((m) => m[0]))].filter((u) => !u.includes('example.org'));
+    expect(urls.length).toBeGreaterThanOrEqual(3);
+    expect(urls.length).toBeLessThanOrEqual(fixtureSeeds.length - 1);
+    const sites = fixtureSeeds.filter((s) => s.host !== 'down.test'); // the one whose robots.txt answers 503: nothing there can be reached
+    const local = (s: string) => urls.reduce((acc, u, k) => acc.replaceAll(u, web.url(sites[k]!.host).replace(/\/$/, '')), s);
+    const csv = blocks.filter((b) => b.lang === 'csv');
+    expect(csv).toHaveLength(1);
+    const csvFile = /beebot seeds import (\S+)/.exec(tour)![1]!;
+    writeFileSync(join(tmp.dir, csvFile), local(csv[0]!.lines.join('\n')) + '\n');
+
+    const commands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.lines).flatMap((l) => simpleCommands(l));
+    expect(commands.map((w) => w.slice(0, 2).join(' '))).toEqual(expect.arrayContaining(['beebot seeds', 'beebot crawl', 'beebot status', 'beebot export', 'beebot report']));
+    let interrupted = false;
+    for (const w of commands) {
+      expect(w[0]).toBe('beebot');
+      const args = w.slice(1).map(local);
+      if (args[0] === 'crawl') {
+        // budgets 50 times smaller, so that the fixture web is not exhausted before the resume
+        const b = args.indexOf('--budget');
+        if (b > 0) args[b + 1] = String(Math.max(1, Math.round(Number(args[b + 1]) / 50)));
+        args.push('--proxy', `http://127.0.0.1:${web.port}`, '--delay', '0');
+      }
+      // The first crawl is stopped as the tour says, by Ctrl-C (SIGINT) after its first page: exit 130.
+      const stop: boolean = args[0] === 'crawl' && !interrupted;
+      interrupted ||= stop;
+      const r = await run(args, tmp.dir, stop);
+      expect(r.code, `beebot ${args.join(' ')}\n${r.out}`).toBe(stop ? 130 : 0);
+    }
+    expect(interrupted).toBe(true);
+    for (const f of ['external.csv', 'sites.gexf', 'report.html']) expect(existsSync(join(tmp.dir, f)), f).toBe(true);
+  }, 120_000);
+});
+
+/** The real CLI in `cwd` (its default database, ./beebot.db, is there). */
+function run(args: string[], cwd: string, interruptAfterFirstPage = false): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.BEEBOT_DB;
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    let sent = false;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      // piped, a crawl writes one tab-separated line per page on stderr
+      if (interruptAfterFirstPage && !sent && d.includes('\t')) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
