@@ -259,13 +259,14 @@ describe('a command that writes a file', () => {
 });
 
 describe('a count of one', () => {
-  it('is singular: "1 page failed", "1 page to retry"', async () => {
+  it('is singular: "1 page failed", "1 page of 1 site waits"', async () => {
     const db = newDb();
     expect((await beebot(['seeds', 'add', `http://fails.test:${site.port}/`], { db })).code).toBe(0);
     const r = await beebot(['crawl', '--delay', '0', '--resolve', `fails.test:${site.port}:127.0.0.1`], { db });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`  site http://fails.test:${site.port}/: 1 page failed for now, retried in the next run\n`);
-    expect(r.stdout).toMatch(/^failed for now: \d+ attempts? this run; 1 page to retry \(kept in the frontier\)$/m);
+    expect(r.stdout).toMatch(/^failed for now: \d+ attempts? this run( \(last: .*\))?, kept in the frontier$/m);
+    expect(r.stdout).toMatch(/^1 page of 1 site waits to be retried/m);
   });
 });
 

@@ -70,6 +70,8 @@ function dump(file: string): Record<string, unknown[][]> {
       if (fts.some((f) => FTS5_SHADOWS.map((s) => `${f}_${s}`).includes(name))) continue;
       let select: string;
       if (fts.includes(name)) select = `SELECT rowid, title, anchors, headings, body FROM ${name} ORDER BY rowid`;
+      // settings are keyed by name: their rowids are only the order they were first written, which PostgreSQL does not keep
+      else if (name === 'settings') select = 'SELECT * FROM settings ORDER BY key';
       else if (/WITHOUT ROWID/i.test(sql)) {
         const key = (db.prepare(`PRAGMA table_info(${name})`).all() as { name: string; pk: number }[]).filter((c) => c.pk).sort((a, b) => a.pk - b.pk).map((c) => c.name);
         select = `SELECT * FROM ${name} ORDER BY ${key.join(', ')}`;

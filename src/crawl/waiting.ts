@@ -1,3 +1,4 @@
+import { counted } from '../markup/counted.js';
 /**
  * A run whose only work left is pages that failed for now (pure rules): how long it waits for
  * them, what it says while it waits, and what its end says of the pages left waiting. The crawl
@@ -60,7 +61,7 @@ function waitLineOf(w: WaitState, now: number): string {
 /** `12 pages of 3 sites wait to be retried (earliest 14:32:10); run beebot crawl again then` */
 export function waitingPagesLine(pages: number, sites: number, earliest: number | null, now: number): string {
   const when = earliest === null ? '' : ` (earliest ${clockTime(earliest, now)})`;
-  return `${pages} page${pages === 1 ? '' : 's'} of ${sites} site${sites === 1 ? '' : 's'} ${pages === 1 ? 'waits' : 'wait'} to be retried${when}; run beebot crawl again ${when ? 'then' : 'later'}`;
+  return `${counted(pages, 'page')} of ${counted(sites, 'site')} ${pages === 1 ? 'waits' : 'wait'} to be retried${when}; run beebot crawl again ${when ? 'then' : 'later'}`;
 }
 
 /** Local wall-clock time: `14:32:10` today, `2099-01-01 00:00` another day. */
