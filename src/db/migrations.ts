@@ -1,5 +1,9 @@
 /**
- * The database layout, one migration per entry (applied in order, tracked by PRAGMA user_version).
+ * How the database layout came about, one migration per entry (applied in order, tracked by
+ * PRAGMA user_version): they bring a database of an older version to the current layout. A new
+ * database is created at that layout directly (tables.ts, sqlite-schema.ts); test/schema.test.ts
+ * checks that climbing the migrations ends there. A change of layout is a new migration here and
+ * the same change, with its `since`, in tables.ts.
  *
  * The article's five tables are `settings`, `sites` (seeds), `pages` (internal links: one row per
  * internal URL of a site, lowest level wins, with its processed status), `external_links` and

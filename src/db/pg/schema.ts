@@ -9,16 +9,17 @@ import { addedIn, constraints, createIndex, createTable, SCHEMA_VERSION, tables,
  * with SQLite's, table by table and column by column.
  *
  * What differs from SQLite, and why:
- * - Every INTEGER is BIGINT: SQLite's integers are 64-bit (pages.fp is a signed 64-bit
+ * - Every integer is BIGINT: SQLite's integers are 64-bit (pages.fp is a signed 64-bit
  *   fingerprint, dir reaches 2^32, watch times are epoch ms). node-pg returns BIGINT as a string
  *   unless the store installs a type parser for it (type 20): the store decides per column.
  * - Ids that SQLite assigns (INTEGER PRIMARY KEY rowids) are BIGSERIAL. Ids beebot assigns itself
  *   stay BIGINT PRIMARY KEY: refresh_runs.gen (max + 1) and watch_hubs.page_id (a page's id).
  *   Copying rows with their ids (`beebot db copy`) must move each sequence past them (setval).
- * - REAL is DOUBLE PRECISION (SQLite's REAL is an 8-byte float). Times stay TEXT ISO strings as
+ * - A real is DOUBLE PRECISION (SQLite's REAL is an 8-byte float). Times stay TEXT ISO strings as
  *   in SQLite (and epoch-ms BIGINTs where SQLite has integers), so both stores hold and compare
  *   the same strings.
- * - WITHOUT ROWID is dropped: PostgreSQL tables are heaps with the primary key as an index.
+ * - A key-only table (SQLite: WITHOUT ROWID) is a plain table: PostgreSQL tables are heaps with
+ *   the primary key as an index.
  * - pages_query's predicate is `strpos(key, '?') > 0` (SQLite: `instr(key, '?') > 0`): the
  *   planner uses a partial index only for queries that repeat its predicate.
  * - page_text is FTS5 in SQLite. Here it is a plain table keyed by the page (rowid = pages.id
@@ -27,8 +28,8 @@ import { addedIn, constraints, createIndex, createTable, SCHEMA_VERSION, tables,
  *   configuration splits words and lowercases them without stemming, as FTS5's unicode61 does; it
  *   does not remove diacritics. The foreign key's ON DELETE CASCADE replaces SQLite's
  *   page_text_gone trigger.
- * - SQLite-only migration steps (the data rewrites of older databases) have no counterpart: a
- *   PostgreSQL database starts at the current layout.
+ * - SQLite-only migration steps (the data rewrites of older databases) have no counterpart:
+ *   PostgreSQL stores began at schema 12.
  */
 export const PG_SCHEMA_VERSION = SCHEMA_VERSION;
 
