@@ -1,4 +1,4 @@
-import { constraints, createIndex, createTable, tables, tablesAt, type Column, type Table } from './tables.js';
+import { constraints, createIndex, createTable, tables, tablesAt, stepTo, type Column, type Table } from './tables.js';
 
 /**
  * SQLite's statements for the layout of tables.ts: what a fresh database is created with.
@@ -33,3 +33,11 @@ export function sqliteSchemaAt(version?: number): string[] {
 }
 
 export const sqliteSchema: readonly string[] = sqliteSchemaAt();
+
+/**
+ * What `version` added to the layout, as one migration's SQL: its new tables, then the columns
+ * and indexes it added to older ones (tables.ts says which, by `since`).
+ */
+export function sqliteLayoutStep(version: number): string {
+  return stepTo(version, 'sqlite', statements, column).map((statement) => `${statement};\n`).join('');
+}

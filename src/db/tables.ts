@@ -305,3 +305,16 @@ export function createTable(t: Table, columnSql: (c: Column) => string): string 
   const lines = [...t.columns.map(columnSql), ...tableKeys(t)];
   return `CREATE TABLE ${t.name} (\n  ${lines.join(',\n  ')}\n)`;
 }
+
+/**
+ * The statements that bring the layout from the version before `version` to it, in a store's
+ * spelling: its new tables (`create`), then the columns and indexes it added to older ones.
+ */
+export function stepTo(version: number, kind: DbKind, create: (t: Table) => string[], columnSql: (c: Column) => string): string[] {
+  const added = addedIn(version);
+  return [
+    ...added.tables.flatMap(create),
+    ...added.columns.map(({ table, column }) => `ALTER TABLE ${table.name} ADD COLUMN ${columnSql(column)}`),
+    ...added.indexes.map(({ table, index }) => createIndex(table, index, kind)),
+  ];
+}

@@ -1,6 +1,7 @@
 import type { Db } from '../db-types.js';
+import { keepBreadthFirst } from '../migrations.js';
 import { migratePageOwners } from '../page-owners.js';
-import { addedIn, constraints, createIndex, createTable, SCHEMA_VERSION, tables, tablesAt, type Column, type Table } from '../tables.js';
+import { constraints, createIndex, createTable, SCHEMA_VERSION, stepTo, tables, tablesAt, type Column, type Table } from '../tables.js';
 
 /**
  * The beebot database layout for PostgreSQL, made from the table list (src/db/tables.ts) that
@@ -66,21 +67,10 @@ export const pgSchema: readonly string[] = tables.flatMap(statements);
 // The oldest layout a PostgreSQL store was made with: older ones never existed.
 const PG_OLDEST = 12;
 
-// What an upgrade does beyond the layout (the SQLite migration of the same version does it too).
-const pgData: Readonly<Record<number, readonly string[]>> = {
-  // the default order became value: a store with fetched pages keeps breadth-first
-  16: ["INSERT INTO settings (key, value) SELECT 'order', 'bfs' WHERE EXISTS (SELECT 1 FROM fetches) ON CONFLICT (key) DO NOTHING"],
-};
+// What an upgrade does beyond the layout, as the SQLite migration of the same version does.
+const pgData: Readonly<Record<number, readonly string[]>> = { 16: [keepBreadthFirst] };
 
-function upgradeTo(version: number): string[] {
-  const added = addedIn(version);
-  return [
-    ...added.tables.flatMap(statements),
-    ...added.columns.map(({ table, column: c }) => `ALTER TABLE ${table.name} ADD COLUMN ${column(c)}`),
-    ...added.indexes.map(({ table, index }) => createIndex(table, index, 'pg')),
-    ...(pgData[version] ?? []),
-  ];
-}
+const upgradeTo = (version: number): string[] => [...stepTo(version, 'pg', statements, column), ...(pgData[version] ?? [])];
 
 /**
  * The steps that bring a PostgreSQL store of an older layout to this one, by the version they
