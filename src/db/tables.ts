@@ -266,7 +266,7 @@ export function tablesAt(version: number): Table[] {
 }
 
 /** What one version added to the one before it: whole tables, columns of older tables, indexes of older tables. */
-export function addedIn(version: number): { tables: Table[]; columns: { table: Table; column: Column }[]; indexes: { table: Table; index: Index }[] } {
+function addedIn(version: number): { tables: Table[]; columns: { table: Table; column: Column }[]; indexes: { table: Table; index: Index }[] } {
   const now = tablesAt(version);
   const isNew = (t: Table) => (t.since ?? 1) === version;
   return {
@@ -277,7 +277,7 @@ export function addedIn(version: number): { tables: Table[]; columns: { table: T
 }
 
 /** A partial index's predicate in the store's spelling. */
-export const predicate = (index: Index, kind: DbKind): string | undefined => (typeof index.where === 'function' ? index.where(kind) : index.where);
+const predicate = (index: Index, kind: DbKind): string | undefined => (typeof index.where === 'function' ? index.where(kind) : index.where);
 
 /** A column's constraints after its type, the same words in both stores. */
 export function constraints(c: Column): string {
@@ -290,7 +290,7 @@ export function constraints(c: Column): string {
 }
 
 /** The table-level keys: a primary key of several columns and UNIQUE constraints. */
-export function tableKeys(t: Table): string[] {
+function tableKeys(t: Table): string[] {
   return [...(t.primaryKey ? [`PRIMARY KEY (${t.primaryKey.join(', ')})`] : []), ...(t.unique ?? []).map((u) => `UNIQUE (${u.join(', ')})`)];
 }
 
