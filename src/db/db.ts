@@ -5,6 +5,7 @@ import { fingerprint } from '../url/key-hash.js';
 import { openPg } from './pg/open.js';
 import { isPostgresUrl } from './pg/url.js';
 import { migrations, rewrites } from './migrations.js';
+import { sqliteSchema } from './sqlite-schema.js';
 import { urlHost } from '../url/host.js';
 import { checkExists, checkWritable, fileAccess, privateCopy } from './db-file.js';
 
@@ -101,6 +102,13 @@ function migrate(db: Database.Database, file: string): void {
     // A non-empty file without our version is someone else's database: don't touch it.
     const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
     if (tables.n > 0) throw new BeebotError(`${file} is not a beebot database`);
+    // A new database gets the current layout at once (tables.ts); the migrations are for older ones.
+    db.transaction(() => {
+      for (const statement of sqliteSchema) db.exec(statement);
+      db.pragma(`user_version = ${migrations.length}`);
+    })();
+    db.pragma('foreign_keys = ON');
+    return;
   }
   // Off while a migration's SQL runs: it may rebuild a table, and dropping the old one must not
   // cascade into the tables that point at it (SQLite's documented way to change a table).

@@ -1,5 +1,9 @@
 /**
- * The database layout, one migration per entry (applied in order, tracked by PRAGMA user_version).
+ * How the database layout came about, one migration per entry (applied in order, tracked by
+ * PRAGMA user_version): they bring a database of an older version to the current layout. A new
+ * database is created at that layout directly (tables.ts, sqlite-schema.ts); test/schema.test.ts
+ * checks that climbing the migrations ends there. A change of layout is a new migration here and
+ * the same change, with its `since`, in tables.ts.
  *
  * The article's five tables are `settings`, `sites` (seeds), `pages` (internal links: one row per
  * internal URL of a site, lowest level wins, with its processed status), `external_links` and
@@ -10,7 +14,17 @@
  */
 import type { Db } from './db-types.js';
 import { migratePageOwners } from './page-owners.js';
+import { sqliteLayoutStep } from './sqlite-schema.js';
 
+/**
+ * The default order became value (with the pages scheduler). A database with fetched pages was
+ * crawled breadth-first under rr-ucb: it keeps that order, so a resumed crawl goes on as it began.
+ * PostgreSQL stores take the same step (pg/schema.ts).
+ */
+export const keepBreadthFirst = "INSERT INTO settings (key, value) SELECT 'order', 'bfs' WHERE EXISTS (SELECT 1 FROM fetches) ON CONFLICT (key) DO NOTHING";
+
+// From schema 14 on, a migration's change of layout is made from the table list (tables.ts), as
+// PostgreSQL's upgrades are; the earlier ones are kept as they were written.
 export const migrations: string[] = [
   `
   CREATE TABLE settings (
@@ -394,38 +408,16 @@ export const migrations: string[] = [
   // setting, as before), its include/exclude patterns (JSON arrays of what the user typed), and
   // whether its sitemaps seed its frontier (NULL: the sitemaps setting) and when they were read.
   // A page queued from a sitemap names the sitemap that listed it.
-  `
-  ALTER TABLE sites ADD COLUMN scope TEXT CHECK (scope IN ('host', 'domain', 'prefix'));
-  ALTER TABLE sites ADD COLUMN include TEXT;
-  ALTER TABLE sites ADD COLUMN exclude TEXT;
-  ALTER TABLE sites ADD COLUMN sitemaps TEXT CHECK (sitemaps IN ('yes', 'no'));
-  ALTER TABLE sites ADD COLUMN sitemaps_read TEXT;
-  ALTER TABLE pages ADD COLUMN sitemap TEXT;
-  `,
+  sqliteLayoutStep(14),
   // Transient failures are "not now" (crawl/transient.ts): a queued page keeps its failed
   // attempts and the time before which it is not asked again; a site keeps its pages failed in a
   // row (give-up-after) and when it became Not Available (retried in a later run). Times: epoch ms.
-  `
-  ALTER TABLE pages ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE pages ADD COLUMN first_failed_at INTEGER;
-  ALTER TABLE pages ADD COLUMN retry_at INTEGER;
-  CREATE INDEX pages_retry ON pages (site_id, retry_at) WHERE retry_at IS NOT NULL;
-  ALTER TABLE sites ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE sites ADD COLUMN unavailable_at INTEGER;
-  `,
-  // The default order became value (with the pages scheduler). A database with fetched pages was
-  // crawled breadth-first under rr-ucb: it keeps that order, so a resumed crawl goes on as it began.
-  `
-  INSERT INTO settings (key, value)
-    SELECT 'order', 'bfs' WHERE EXISTS (SELECT 1 FROM fetches)
-    ON CONFLICT (key) DO NOTHING;
-  `,
+  sqliteLayoutStep(15),
+  // The default order became value: keepBreadthFirst.
+  keepBreadthFirst,
   // What a site's sitemaps gave when they were read (src/crawl/sitemaps.ts): the files read, and
   // the ones that could not be read or are not sitemaps, with why (a JSON array of lines).
-  `
-  ALTER TABLE sites ADD COLUMN sitemap_files INTEGER;
-  ALTER TABLE sites ADD COLUMN sitemap_problems TEXT;
-  `,
+  sqliteLayoutStep(17),
   // A page is the most specific site's (src/url/scope.ts). A site added inside another after the
   // other had stored pages there left them with the other, and the crawl fetched and counted them
   // for both: each page goes to its owner, kept once, with its pull and links (rewrites below).

@@ -1,6 +1,5 @@
 import { BeebotError } from '../../errors.js';
-import { openDb } from '../db.js';
-import { pgSchema } from '../pg/schema.js';
+import { tables } from '../tables.js';
 
 /**
  * One table as `beebot db copy` moves it, named the PostgreSQL way: page_text's key is `page_id`
@@ -22,37 +21,15 @@ export function sqliteColumn(table: CopyTable, column: string): string {
 
 export const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-let cached: CopyTable[] | undefined;
-
 /**
- * Every table of the beebot layout, in the order pgSchema creates them, which is an order that
- * satisfies the foreign keys (a table only points at tables created before it, and pages.found_on
- * at pages itself). The columns and keys are read from a fresh in-memory SQLite database built by
- * the migrations, so neither list is kept by hand; test/pg-store.test.ts keeps pgSchema equal to it.
+ * Every table of the beebot layout (src/db/tables.ts), in its order, which satisfies the foreign
+ * keys (a table only points at tables before it, and pages.found_on at pages itself).
  */
 export function copyLayout(): CopyTable[] {
-  if (cached) return cached;
-  const order = pgSchema.map((s) => /^CREATE TABLE (\w+)/.exec(s)?.[1]).filter((n): n is string => n !== undefined);
-  const db = openDb(':memory:');
-  try {
-    const all = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string; sql: string }[];
-    const ftsNames = new Set(all.filter((t) => /USING\s+fts5/i.test(t.sql)).map((t) => t.name));
-    // FTS5 keeps its index in shadow tables named after it: they are rebuilt, not copied
-    const shadow = (n: string) => [...ftsNames].some((f) => n.startsWith(`${f}_`));
-    const sqliteTables = all.map((t) => t.name).filter((n) => !shadow(n)).sort();
-    if (JSON.stringify([...order].sort()) !== JSON.stringify(sqliteTables)) {
-      throw new BeebotError(`internal: the PostgreSQL and SQLite layouts list different tables (${order.join(', ')} / ${sqliteTables.join(', ')})`);
-    }
-    cached = order.map((name) => {
-      const info = db.prepare(`PRAGMA table_info(${quote(name)})`).all() as { name: string; pk: number }[];
-      const fts = ftsNames.has(name);
-      if (fts) return { name, columns: ['page_id', ...info.map((c) => c.name)], key: ['page_id'], fts };
-      const key = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
-      if (key.length === 0) throw new BeebotError(`internal: table ${name} has no primary key to copy it in order`);
-      return { name, columns: info.map((c) => c.name), key, fts };
-    });
-    return cached;
-  } finally {
-    db.close();
-  }
+  return tables.map((t) => {
+    if (t.textSearch) return { name: t.name, columns: [t.textSearch.key, ...t.columns.map((c) => c.name)], key: [t.textSearch.key], fts: true };
+    const key = t.primaryKey ?? t.columns.filter((c) => c.primary).map((c) => c.name);
+    if (key.length === 0) throw new BeebotError(`internal: table ${t.name} has no primary key to copy it in order`);
+    return { name: t.name, columns: t.columns.map((c) => c.name), key: [...key], fts: false };
+  });
 }
