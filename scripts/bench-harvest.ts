@@ -103,7 +103,8 @@ for (const w of wanted.filter((x) => x.startsWith('value:'))) {
   });
   METHODS.push(kv.prior === 'cv' ? { name: w, tune: (train) => cuePrior(train), make } : { name: w, make });
 }
-const methods = METHODS.filter((m) => wanted.includes(m.name));
+// in the order asked: the first is the one whose budget split is printed
+const methods = wanted.flatMap((w) => METHODS.filter((m) => m.name === w));
 if (methods.length !== wanted.length) throw new Error(`unknown method in ${wanted.join(',')} (known: ${METHODS.map((m) => m.name).join(', ')})`);
 
 /** A set of sites of one web: a row of the tables. */
