@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,14 @@ function runtimePackages(): string[] {
   return [...seen];
 }
 
+/** chmod -R a+rX: every file readable, every folder (and what was executable) enterable, by anyone. */
+function readableByAll(path: string): void {
+  const st = statSync(path);
+  const x = st.isDirectory() || st.mode & 0o111 ? 0o111 : 0;
+  chmodSync(path, (st.mode & 0o7777) | 0o444 | x);
+  if (st.isDirectory()) for (const name of readdirSync(path)) readableByAll(join(path, name));
+}
+
 /**
  * The built CLI and the packages it loads, copied into a fresh directory of mode 755, for a test
  * that runs the CLI as another user: a checkout may sit where only its owner can reach (a
@@ -31,6 +38,6 @@ export function reachableCopy(): { bin: string; cleanup: () => void } {
   chmodSync(dir, 0o755);
   for (const part of ['package.json', 'bin', 'dist', 'data']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   for (const name of runtimePackages()) cpSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), { recursive: true });
-  spawnSync('chmod', ['-R', 'a+rX', dir]); // a checkout made under umask 077 has folders only its owner may enter
+  readableByAll(dir); // a checkout made under umask 077 has folders only its owner may enter
   return { bin: join(dir, 'bin', 'beebot.js'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
