@@ -1,7 +1,8 @@
 // A site the scheduler barely crawled while pages were queued is named, through the real CLI: in
-// the crawl's summary and in status, so nobody reads its counts as "links to nothing".
+// the crawl's summary, in status and in the report, so nobody reads its counts as "links to nothing".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { servePages } from './helpers/page-server.js';
 import { beebot, tempDir } from './helpers/cli.js';
 
@@ -37,6 +38,9 @@ describe('a site barely crawled', () => {
     expect(r.stdout.split('\n')).toContain(line);
     const st = await beebot(['status'], { db });
     expect(st.stdout.split('\n')).toContain(line);
+    const report = join(tmp.dir, 'barely.html');
+    expect((await beebot(['report', report], { db })).code).toBe(0);
+    expect(readFileSync(report, 'utf8')).toContain(`<p class="note">${line}</p>`);
     // the site the scheduler chose is not named
     const sites = JSON.parse((await beebot(['status', '--json'], { db })).stdout).sites as { short: string; pages_fetched: number }[];
     const chosen = sites.reduce((a, b) => (b.pages_fetched > a.pages_fetched ? b : a));

@@ -1,5 +1,5 @@
 import { ORDERS } from '../order/priority.js';
-import { barelyCrawledLines } from './status-command.js';
+import { barelyCrawledOf } from './status-command.js';
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
@@ -104,7 +104,7 @@ export function crawlCommand(): Command {
             progress.finish(summary !== undefined && summary.reason !== 'interrupted');
           }
           process.stdout.write(formatSummary(summary));
-          for (const l of barelyCrawledLines(db)) process.stdout.write(`${l}\n`);
+          for (const l of barelyCrawledOf(db)) process.stdout.write(`${l}\n`);
           if (summary.reason === 'interrupted') process.exitCode = 130;
           else if (summary.reached === 0 && summary.failedForNow > 0) {
             // Not an error of the data: everything is kept for the next run. But nothing was crawled, and scripts must see it.

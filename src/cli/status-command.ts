@@ -1,8 +1,7 @@
 import { Command } from 'commander';
 import type { RewardMode } from '../bandit/reward.js';
 import type { HostPoliteness } from '../store/politeness.js';
-import { readStatus, type Status } from '../store/status.js';
-import { barelyCrawled, barelyCrawledLine } from '../bandit/barely-crawled.js';
+import { barelyCrawledLines, readStatus, type Status } from '../store/status.js';
 import { readSettings } from '../store/settings.js';
 import type { Db } from '../db/db.js';
 import { isTty, printJson, withReadDb } from './context.js';
@@ -46,7 +45,7 @@ export function statusCommand(): Command {
           const shown = problems.slice(0, SITEMAP_PROBLEMS_SHOWN).concat(problems.length > SITEMAP_PROBLEMS_SHOWN ? [`and ${problems.length - SITEMAP_PROBLEMS_SHOWN} more (--json)`] : []);
           for (const p of shown) process.stdout.write((tty ? (l: string) => fit(screen(l), width) : (l: string) => l)(`${s.short ?? new URL(s.url).hostname}: sitemap not read: ${p}`) + '\n');
         }
-        for (const l of barelyCrawledLines(db, st)) process.stdout.write((tty ? (x: string) => fit(screen(x), width) : (x: string) => x)(l) + '\n');
+        for (const l of barelyCrawledOf(db, st)) process.stdout.write((tty ? (x: string) => fit(screen(x), width) : (x: string) => x)(l) + '\n');
         const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
         process.stdout.write(`budget: ${budget}; max level ${st.max_level}\n`);
         process.stdout.write(`reward: ${st.reward} (${REWARD_WORDS[st.reward]})\n`);
@@ -61,12 +60,8 @@ export function statusCommand(): Command {
 
 const SITEMAP_PROBLEMS_SHOWN = 3;
 
-/** A line for each site the scheduler gave few pages while it still had some queued (bandit/barely-crawled.ts). */
-export function barelyCrawledLines(db: Db, st: Status = readStatus(db)): string[] {
-  const sites = st.sites.map((s) => ({ name: s.short ?? new URL(s.url).hostname, fetched: s.pages_fetched, frontier: s.frontier, open: s.state === 'crawling' || s.state === 'pending' }));
-  const policy = readSettings(db).policy;
-  return barelyCrawled(sites).map((s) => barelyCrawledLine(s, policy));
-}
+/** A line for each site the scheduler barely crawled while pages were queued. */
+export const barelyCrawledOf = (db: Db, st: Status = readStatus(db)): string[] => barelyCrawledLines(st, readSettings(db).policy);
 
 /** What each reward mode counts, in the words of the columns above. */
 const REWARD_WORDS: Record<RewardMode, string> = { urls: 'a page scores its external URLs new to the site', hosts: 'a page scores its outside hosts new to the site', pairs: 'a page scores its new (page, external URL) pairs' };

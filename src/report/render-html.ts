@@ -117,6 +117,7 @@ ${siteRows}
 links to no web page (mailto:, javascript:, tel:, empty, unreadable), listed by kind by <code>beebot links bad</code>. Links deleted with
 <code>beebot links delete</code> are not counted. Reward per page: the scheduler's reward per page fetched, as the crawl counted
 it (${esc(rewardName(d.reward))}).</p>
+${d.barely.map((l) => `<p class="note">${esc(l)}</p>`).join('\n')}
 
 <h2>Harvest curve</h2>
 <p class="note">The crawl's reward, ${esc(rewardName(d.reward))}, cumulative against pages fetched, in crawl order: how fast the crawl collected the companion set.</p>

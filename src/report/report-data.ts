@@ -2,7 +2,7 @@ import { domainToUnicode } from 'node:url';
 import type { Db } from '../db/db.js';
 import { companionHosts, type CompanionHost } from '../store/hosts.js';
 import { readSettings, settingKeys, formatSetting, VERSION } from '../store/settings.js';
-import { badLinkKinds, readStatus, type SiteStatus, type Status } from '../store/status.js';
+import { badLinkKinds, barelyCrawledLines, readStatus, type SiteStatus, type Status } from '../store/status.js';
 import { pullPeriod, pullsBySite, rewardsInCrawlOrder, siteNames } from '../store/report-rows.js';
 import { ChoiceTimeline, HarvestCurve, type Curve } from './harvest.js';
 
@@ -39,6 +39,8 @@ export interface ReportData {
   /** links not followed, by kind, most first */
   badKinds: [string, number][];
   settings: [string, string][];
+  /** a line for each site the scheduler barely crawled while pages were queued (bandit/barely-crawled.ts) */
+  barely: string[];
 }
 
 /**
@@ -68,6 +70,7 @@ export function readReport(db: Db, o: { title: string; database: string; top: nu
     database: o.database,
     generatedAt: o.now.toISOString(),
     version: VERSION,
+    barely: barelyCrawledLines(status, settings.policy),
     sites: status.sites.map((s) => ({
       ...s,
       label: s.short ?? new URL(s.url).hostname,

@@ -1,3 +1,4 @@
+import { barelyCrawled, barelyCrawledLine } from '../bandit/barely-crawled.js';
 import { hostInSite } from '../url/scope.js';
 import type { Db } from '../db/db.js';
 import { readPoliteness, type HostPoliteness } from './politeness.js';
@@ -163,4 +164,10 @@ const rate = (relevant: number, fetched: number): number | null => (fetched === 
 /** 'host:port' → 'host' ('[::1]:80' → '[::1]'). */
 function hostnameOf(host: string): string {
   return new URL(`http://${host}/`).hostname;
+}
+
+/** A line for each site the scheduler barely crawled while pages were queued (bandit/barely-crawled.ts). */
+export function barelyCrawledLines(st: Status, policy: string): string[] {
+  const sites = st.sites.map((s) => ({ name: s.short ?? new URL(s.url).hostname, fetched: s.pages_fetched, frontier: s.frontier, open: s.state === 'crawling' || s.state === 'pending' }));
+  return barelyCrawled(sites).map((s) => barelyCrawledLine(s, policy));
 }
