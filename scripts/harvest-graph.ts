@@ -12,6 +12,7 @@ import { RobotsCache } from '../src/crawl/robots-cache.js';
 import { createDispatcher, httpOptions } from '../src/crawl/http.js';
 import { htmlBody, toPullResult } from '../src/crawl/pull-result.js';
 import { analysePage } from '../src/page/analyse.js';
+import { finalLinks } from '../src/page/final-links.js';
 import { CUE_KINDS } from '../src/order/cues.js';
 import type { SiteScope } from '../src/page/classify.js';
 import { buildGraph } from '../src/harvest/graph-build.js';
@@ -65,8 +66,8 @@ async function build(out: string): Promise<void> {
         const f = await fetchPage(url, ctx);
         const body = htmlBody(f);
         // With context: each link's cues as a topic-focused crawl reads them (tag path, text before it, title).
-        const analysed = body ? analysePage(body, f.finalUrl, f.response!.contentType, scope, s['default-encoding'], { cues: CUE_KINDS }) : null;
-        return toPullResult({ id: 0, siteId: site + 1, url, level: 0 }, f, scope, s, analysed);
+        const a = body ? analysePage(body, f.finalUrl, f.response!.contentType, scope, s['default-encoding'], { cues: CUE_KINDS }) : null;
+        return toPullResult({ id: 0, siteId: site + 1, url, level: 0 }, f, scope, a && { ...a, ...finalLinks(a.links, scope, s) });
       },
       {
         maxLevel: s['max-level'], concurrency: 32, denied: async (u) => !(await allowed(u)),

@@ -145,8 +145,8 @@ describe('toPullResult', () => {
   // As the crawl does it: the HTML body is analysed (in a worker there), then the result is built.
   const toPullResult = (p: typeof page, f: ReturnType<typeof fetch>, sc: typeof site, s: typeof defaults) => {
     const body = htmlBody(f as never);
-    const analysed = body && analyseJob({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope: sc, defaultEncoding: s['default-encoding'] });
-    return toPullResultOf(p, f as never, sc, s, analysed);
+    const analysed = body && analyseJob({ bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope: sc, defaultEncoding: s['default-encoding'], settings: s });
+    return toPullResultOf(p, f as never, sc, analysed);
   };
   const res = (over: object) => ({ status: 200, contentType: 'text/html', location: null, contentLength: null, body: Buffer.from('<a href="/b">b</a>'), ...over });
   const fetch = (over: object) => ({ hops: [], response: res({}), finalUrl: page.url, offsite: null, error: null, ...over });

@@ -130,9 +130,10 @@ export class PageReader {
         ? await this.analyser.analyse({
             bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'],
             indexText: s['index-text'] === 'yes', focus: this.o.focus, cues: s.order === 'value' ? VALUE_KINDS : undefined,
+            settings: s, params: this.params.get(page.siteId),
           })
         : null;
-      result = toPullResult(page, f, scope, s, analysed, this.params.get(page.siteId));
+      result = toPullResult(page, f, scope, analysed, this.params.get(page.siteId));
     } catch (err) {
       if (signal.aborted) return 'abandoned'; // a stopped run: the page stays queued and is fetched again on resume
       if (err instanceof HostBusy) return 'abandoned'; // not fetched: the page stays queued for the next pick

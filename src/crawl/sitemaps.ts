@@ -2,12 +2,12 @@ import { MAX_SITEMAP_URLS, readSitemapFile } from '../markup/sitemap.js';
 import { screen } from '../markup/terminal-text.js';
 import { sliceWhole } from '../markup/whole-chars.js';
 import { classifyLink, type SiteScope } from '../page/classify.js';
+import { settleInternal } from '../page/final-links.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { Settings } from '../store/settings.js';
 import type { SitemapPage } from '../store/sitemap-pages.js';
 import { FetchError, type HttpResponse } from './http.js';
 import { isTransient } from './transient.js';
-import { settleInternal } from './pull-result.js';
 
 /** Sitemap files asked for per site at most (an index and its sitemaps, found or not), and page URLs taken from them. */
 export const MAX_SITEMAP_FILES = 50;

@@ -4,9 +4,11 @@ import { decodeBytes, detectEncoding, type EncodingSource } from './decode.js';
 import { extractLinks, MarkupLimit } from './extract.js';
 import { MAX_BODY_TEXT, type PageText } from './page-text.js';
 import { ContentHash, type PagePrint } from './page-fingerprint.js';
+import { finalLinks, type LinkSettings } from './final-links.js';
 import { resolveHref } from '../url/url.js';
 import { CUE_KINDS, joinCues, linkCues } from '../order/cues.js';
 import { termCounts } from '../focus/terms.js';
+import type { SiteParamRules } from '../params/rules.js';
 
 /** What the crawl keeps of an analysed page: its encoding, its sorted links, its fingerprint, and its text when indexed. */
 export interface PageLinks {
@@ -23,10 +25,17 @@ export interface PageLinks {
   print: PagePrint;
 }
 
+/** An analysed page whose links are final (final-links.ts): what the crawl stores of it. */
+export interface FinalPage extends PageLinks {
+  /** what the per-page link cap cut, for the fetch log; null when nothing */
+  note: string | null;
+}
+
 /**
  * From an HTML page's bytes to its sorted links: detect the encoding, extract, resolve against
- * the first <base href>, classify. Pure: the same bytes give the same links. A UTF-8 page is
- * tokenized as bytes and only what is kept is decoded (see extract.ts).
+ * the first <base href>, classify (analyseJob then makes them final). Pure: the same bytes give
+ * the same links. A UTF-8 page is tokenized as bytes and only what is kept is decoded (see
+ * extract.ts).
  */
 export function analysePage(
   bytes: Uint8Array, pageUrl: string, contentType: string | null, site: SiteScope, defaultEncoding: string,
@@ -84,6 +93,9 @@ export interface AnalyseJob {
   focus?: boolean;
   /** the kinds of cue (order/cues.ts) to make for each link: orders that learn from them (--order value); a focused crawl makes all */
   cues?: readonly string[];
+  /** what settles the links (final-links.ts): the crawl's settings and the site's parameter rules */
+  settings: LinkSettings;
+  params?: SiteParamRules;
 }
 
 /** A page refused by the parser's limits (extract.ts): why, stored as the page's error. */
@@ -91,9 +103,14 @@ export interface Unparsed {
   unparsed: string;
 }
 
-export function analyseJob(job: AnalyseJob): PageLinks | Unparsed {
+/**
+ * A page's final links from its bytes, the one place a link's fate is decided: analysed and
+ * classified (analysePage), then settled and capped (finalLinks). Pure; run on an analyser thread.
+ */
+export function analyseJob(job: AnalyseJob): FinalPage | Unparsed {
   try {
-    return analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, cues: job.focus ? CUE_KINDS : job.cues, terms: job.focus });
+    const a = analysePage(job.bytes, job.url, job.contentType, job.scope, job.defaultEncoding, { text: job.indexText, cues: job.focus ? CUE_KINDS : job.cues, terms: job.focus });
+    return { ...a, ...finalLinks(a.links, job.scope, job.settings, job.params) };
   } catch (err) {
     if (err instanceof MarkupLimit) return { unparsed: err.message };
     throw err;

@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { AnalyseJob, PageLinks, Unparsed } from './analyse.js';
+import type { AnalyseJob, FinalPage, Unparsed } from './analyse.js';
 
 /** Runs page analysis (analyse.ts) for the crawl: on this thread, or on worker threads. */
 export interface Analyser {
-  analyse(job: AnalyseJob): Promise<PageLinks | Unparsed>;
+  analyse(job: AnalyseJob): Promise<FinalPage | Unparsed>;
   close(): Promise<void>;
 }
 
@@ -25,13 +25,13 @@ export async function createAnalyser(concurrency: number, cores = availableParal
 
 interface Reply {
   id: number;
-  result?: PageLinks | Unparsed;
+  result?: FinalPage | Unparsed;
   error?: string;
 }
 
 class WorkerAnalyser implements Analyser {
   private workers: { worker: Worker; busy: number }[] = [];
-  private pending = new Map<number, { resolve: (r: PageLinks | Unparsed) => void; reject: (e: Error) => void; slot: number }>();
+  private pending = new Map<number, { resolve: (r: FinalPage | Unparsed) => void; reject: (e: Error) => void; slot: number }>();
   private nextId = 0;
   private broken: Error | null = null;
 
@@ -47,7 +47,7 @@ class WorkerAnalyser implements Analyser {
     }
   }
 
-  analyse(job: AnalyseJob): Promise<PageLinks | Unparsed> {
+  analyse(job: AnalyseJob): Promise<FinalPage | Unparsed> {
     if (this.broken) return Promise.reject(this.broken);
     let slot = 0;
     for (let i = 1; i < this.workers.length; i++) if (this.workers[i]!.busy < this.workers[slot]!.busy) slot = i;
@@ -55,7 +55,7 @@ class WorkerAnalyser implements Analyser {
     const id = this.nextId++;
     // A copy is handed over (transferred), so the caller's body stays readable.
     const bytes = new Uint8Array(job.bytes); // (Buffer#slice would be a view)
-    return new Promise<PageLinks | Unparsed>((resolve, reject) => {
+    return new Promise<FinalPage | Unparsed>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, slot });
       w.busy++;
       w.worker.postMessage({ id, job: { ...job, bytes } }, [bytes.buffer as ArrayBuffer]);
