@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb } from '../fixtures/server.js';
-import { HostGate } from '../src/crawl/host-gate.js';
+import { HostGate } from '../src/net/host-gate.js';
 import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, waitingPagesLine, waitLine } from '../src/crawl/waiting.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { serveCounting, type CountingSite } from './helpers/counting-site.js';

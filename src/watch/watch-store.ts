@@ -4,7 +4,7 @@ import type { FrontierPage } from '../store/frontier.js';
 import type { Appearance } from './appearance.js';
 import type { Check } from './schedule.js';
 import type { RefreshLogAction } from '../refresh/refresh-log.js';
-import type { Validators } from '../crawl/fetch-page.js';
+import type { Validators } from '../net/fetch-page.js';
 
 /**
  * The watch's tables (schema 12, issue 15): hubs, the new items found on them, the check log.
