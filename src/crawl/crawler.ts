@@ -26,7 +26,7 @@ import { SharedCoordinator } from './shared-coordinator.js';
 import { HostBusy } from '../net/shared-host-gate.js';
 import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from '../net/transient.js';
 import { counted } from '../markup/counted.js';
-import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from './waiting.js';
+import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
 
 export type { SiteCounts } from './page-choice.js';
 
@@ -69,7 +69,7 @@ export interface PullEvent {
 /** Where the crawl starts from: the pages fetched before this run (0: a new crawl). */
 export type StartEvent = Pick<PullEvent, 'totalPulls' | 'distinctUrls' | 'distinctHosts' | 'siteCounts'>;
 
-/** waiting: only sites that failed for now were left, and the run waited for them as long as it may (waiting.ts) */
+/** waiting: only sites that failed for now were left, and the run waited for them as long as it may (net/waiting.ts) */
 export type StopReason = 'budget' | 'exhausted' | 'interrupted' | 'waiting';
 
 export interface CrawlSummary {
@@ -100,7 +100,7 @@ export interface CrawlSummary {
   waiting: number;
   waitingSites: number;
   earliestRetry: number | null;
-  /** the last failure for now in a few words (waiting.ts failureCause) */
+  /** the last failure for now in a few words (net/waiting.ts failureCause) */
   cause: string | null;
   /** why each site that did not run to its end stopped */
   stopped: { site: string; why: string }[];
