@@ -13,6 +13,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['bandit', 'order', 'focus', 'params', 'search', 'map'],
   ['page'],
   ['store'],
+  ['net'],
   ['crawl'],
   ['check', 'graph', 'harvest', 'refresh', 'report'],
   ['watch'],

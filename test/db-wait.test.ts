@@ -3,7 +3,7 @@
 // count the time the process was blocked in database calls.
 import { describe, expect, it } from 'vitest';
 import { connectionLost, reconnectPause, retryWhole, transactionBroken, TransactionLost } from '../src/db/lost-connection.js';
-import { owedMs, PageDeadline } from '../src/crawl/page-deadline.js';
+import { owedMs, PageDeadline } from '../src/net/page-deadline.js';
 
 describe('a lost connection', () => {
   it('is a broken connection (transaction status UNKNOWN) or the server going away, not a wrong statement', () => {

@@ -2,7 +2,7 @@
 // and the choice of SQL dialect stay on the database floors.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { circles, floorOf, folderOf, readSources, upwardImports } from '../scripts/floors.js';
+import { circles, floorOf, folderOf, importsOf, readSources, upwardImports } from '../scripts/floors.js';
 
 /** The only places that hold SQL: the engine, beebot's tables, and the two features' own tables. */
 const SQL_HOMES = ['db/', 'store/', 'refresh/refresh-log.ts', 'watch/watch-store.ts'];
@@ -30,6 +30,14 @@ describe('floors', () => {
   it('an import that runs up is caught', () => {
     const planted = [{ path: 'store/sites.ts', text: "import { crawl } from '../crawl/crawler.js';\n" }];
     expect(upwardImports(planted)).toEqual(['store/sites.ts -> crawl/crawler.ts']);
+  });
+
+  it('the network sits under the crawl and its siblings: check, refresh and watch import nothing from crawl/', () => {
+    expect(['crawl', 'check', 'refresh', 'watch'].filter((d) => !(floorOf('net') < floorOf(d)))).toEqual([]);
+    const fromCrawl = sources
+      .filter((f) => ['check', 'refresh', 'watch'].includes(folderOf(f.path)))
+      .flatMap((f) => importsOf(f.path, f.text).filter((to) => folderOf(to) === 'crawl').map((to) => `${f.path} -> ${to}`));
+    expect(fromCrawl).toEqual([]);
   });
 
   it('no two files import each other, directly or round a circle', () => {

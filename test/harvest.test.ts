@@ -87,7 +87,7 @@ describe('reward modes on hand-made pages', () => {
       [`http://site.test:${port}/report.pdf`, 'pdf'], [`http://site.test:${port}/src/x.py`, 'py'],
     ]);
     // what the user counts, in the summary and in status
-    expect(r.stdout).toMatch(/reward: urls/);
+    expect(r.stdout).toMatch(/; counting new external URLs$/m);
     expect(r.stdout).toMatch(/new to their site: 5 external URLs, 4 outside hosts; new \(page, external URL\) pairs: 9/);
     expect(r.stdout).toMatch(/5 distinct external URLs, 4 outside hosts/);
     const st = JSON.parse((await beebot(['status', '--json'], { db })).stdout);

@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_ROBOTS_TXT, hostileKinds, startHostileServer, type HostileServer } from '../fixtures/hostile.js';
-import { parseRobotsTxt } from '../src/crawl/robots.js';
+import { parseRobotsTxt } from '../src/net/robots.js';
 
 const MiB = 1024 * 1024;
 

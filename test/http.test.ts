@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchPage, type FetchContext } from '../src/crawl/fetch-page.js';
-import { HostGate } from '../src/crawl/host-gate.js';
-import { createDispatcher, FetchError, httpGet, isZlibHeader, type HttpOptions } from '../src/crawl/http.js';
-import { LargeBodies } from '../src/crawl/large-bodies.js';
+import { fetchPage, type FetchContext } from '../src/net/fetch-page.js';
+import { HostGate } from '../src/net/host-gate.js';
+import { createDispatcher, FetchError, httpGet, isZlibHeader, type HttpOptions } from '../src/net/http.js';
+import { LargeBodies } from '../src/net/large-bodies.js';
 import { siteRule } from '../src/url/scope.js';
 
 /** Bytes gzip cannot shrink: a compressed body longer than a cap on the wire too. */

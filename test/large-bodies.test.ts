@@ -1,9 +1,9 @@
-// One large body at a time (crawl/large-bodies.ts) and the collection of bodies' garbage
-// (crawl/external-memory.ts); httpGet's use of the turn is in http.test.ts.
+// One large body at a time (net/large-bodies.ts) and the collection of bodies' garbage
+// (net/external-memory.ts); httpGet's use of the turn is in http.test.ts.
 import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { ExternalMemory } from '../src/crawl/external-memory.js';
-import { LargeBodies } from '../src/crawl/large-bodies.js';
+import { ExternalMemory } from '../src/net/external-memory.js';
+import { LargeBodies } from '../src/net/large-bodies.js';
 
 const settled = async (p: Promise<unknown>): Promise<boolean> => {
   let done = false;

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HostGate } from '../src/crawl/host-gate.js';
+import { HostGate } from '../src/net/host-gate.js';
 import { beebot, tempDir } from './helpers/cli.js';
 
 describe('HostGate', () => {

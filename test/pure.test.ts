@@ -6,7 +6,7 @@ import type { Site } from '../src/store/sites.js';
 import { parseUrlPattern } from '../src/url/url-pattern.js';
 import { formatTable } from '../src/cli/table.js';
 import { analyseJob, analysePage } from '../src/page/analyse.js';
-import { htmlBody, toPullResult as toPullResultOf } from '../src/crawl/pull-result.js';
+import { htmlBody, toPullResult as toPullResultOf } from '../src/net/pull-result.js';
 import { UsageError } from '../src/errors.js';
 import { defaults, parseSetting } from '../src/store/settings.js';
 import { siteRule } from '../src/url/scope.js';

@@ -1,9 +1,9 @@
-// robots.txt path matching (src/crawl/robots-match.ts): RFC 9309 semantics, the same verdicts as
+// robots.txt path matching (src/net/robots-match.ts): RFC 9309 semantics, the same verdicts as
 // robots-parser's own matcher, and bounded work on a pathological file.
 import robotsParser from 'robots-parser';
 import { describe, expect, it } from 'vitest';
-import { compileRules, decide, type RobotsRule } from '../src/crawl/robots-match.js';
-import { parseRobotsTxt } from '../src/crawl/robots.js';
+import { compileRules, decide, type RobotsRule } from '../src/net/robots-match.js';
+import { parseRobotsTxt } from '../src/net/robots.js';
 
 const rule = (line: string): RobotsRule => {
   const [kind, pattern] = line.split(': ') as [string, string];

@@ -1,4 +1,4 @@
-// robots.txt rules (src/crawl/robots.ts): RFC 9309 status rules, size limit, and two peer suites.
+// robots.txt rules (src/net/robots.ts): RFC 9309 status rules, size limit, and two peer suites.
 //
 // Measured (robots-parser 3.0.1 plus our two line repairs: missing colon, user-agent value cut to
 // its product token):
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import {
   clampCrawlDelay, MAX_ROBOTS_BYTES, parseRobotsTxt, PRODUCT_TOKEN, ROBOTS_RETRY_MS, robotsFromResponse, robotsUrl,
   type RobotsRules,
-} from '../src/crawl/robots.js';
+} from '../src/net/robots.js';
 
 const data = new URL('../../shared/testdata/', import.meta.url);
 const read = <T>(path: string): T => JSON.parse(readFileSync(new URL(path, data), 'utf8')) as T;

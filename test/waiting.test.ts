@@ -1,13 +1,13 @@
 // A run whose only work left is failing sites ends by itself, says while it waits why and until
 // when, and leaves their pages queued for a later run: bad servers and a dead proxy through the
-// real CLI, on loopback, with the waiting rules (src/crawl/waiting.ts) tested directly.
+// real CLI, on loopback, with the waiting rules (src/net/waiting.ts) tested directly.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb } from '../fixtures/server.js';
-import { HostGate } from '../src/crawl/host-gate.js';
-import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, waitingPagesLine, waitLine } from '../src/crawl/waiting.js';
+import { HostGate } from '../src/net/host-gate.js';
+import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, waitingPagesLine, waitLine } from '../src/net/waiting.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { serveCounting, type CountingSite } from './helpers/counting-site.js';
 import { rows } from './helpers/read-db.js';

@@ -1,7 +1,7 @@
 import { request, type Dispatcher } from 'undici';
-import type { HostGate } from '../crawl/host-gate.js';
-import { PageDeadline } from '../crawl/page-deadline.js';
-import { toFetchError, type HttpOptions } from '../crawl/http.js';
+import type { HostGate } from '../net/host-gate.js';
+import { PageDeadline } from '../net/page-deadline.js';
+import { toFetchError, type HttpOptions } from '../net/http.js';
 import type { UrlCheck } from '../store/url-checks.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -37,7 +37,7 @@ async function follow(
       if (budget.left <= 0) throw new TimedOut(budget.ms);
       const host = new URL(current).host;
       ({ status, location } = await gate.run(host, signal, async () => {
-        // A deadline that holds (see page-deadline.ts): a body trickling a byte at a time keeps
+        // A deadline that holds (see net/page-deadline.ts): a body trickling a byte at a time keeps
         // undici's body timeout from firing, and an AbortSignal.timeout() can be collected unfired.
         const ms = Math.min(http.headersTimeout + http.connectTimeout, budget.left);
         const deadline = new PageDeadline(ms, () => 0);

@@ -14,10 +14,11 @@ import { refresh } from '../refresh/full-pass.js';
 import { BANDIT_DEFAULT, defaults, parseSetting, RESOLVE_ENTRY, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { siteCount } from '../store/sites.js';
 import { dbPath, withDb } from './context.js';
-import { duration, progressReporter } from './progress.js';
+import { progressReporter, waitLines } from './progress.js';
 import { counted } from '../markup/counted.js';
-import { waitingPagesLine } from '../crawl/waiting.js';
-import { rewardModes } from '../bandit/reward.js';
+import { waitingPagesLine } from '../net/waiting.js';
+import { rewardModes, type RewardMode } from '../bandit/reward.js';
+import { endIfNothingReached } from './nothing-reached.js';
 
 interface CrawlFlags {
   budget?: string;
@@ -51,7 +52,7 @@ export function crawlCommand(): Command {
     .option('--focus <terms>', "topic-focused crawl: the topic's words (a TF-IDF vector); pages are scored by their similarity to it, saved ('none' ends it)")
     .option('--focus-file <file>', 'topic-focused crawl: the topic from a text or HTML file (example pages), saved')
     .option('--focus-threshold <x>', `a page is relevant from this cosine similarity to the topic on, saved (default ${defaults['focus-threshold']})`)
-    .addOption(new Option('--reward <mode>', `what a pull earns, saved (default ${defaults.reward}): urls = external URLs new to the site, hosts = outside hosts new to the site, pairs = new (page, URL) pairs`).choices([...rewardModes]))
+    .addOption(new Option('--reward <mode>', `what a fetched page earns, saved (default ${defaults.reward}): urls = external URLs new to the site, hosts = outside hosts new to the site, pairs = new (page, URL) pairs`).choices([...rewardModes]))
     .option('--quantum <pages>', `round-robin, auto: pages per site per turn, saved (default ${defaults.quantum})`)
     .option('--step <pages>', `gittins, auto: batch size n, saved (default ${defaults.step})`)
     .option('--warmup <pages>', `ucb1, kl-ucb, ucb1-tuned, sw-ucb, rr-ucb, auto: pages per site first, saved (default ${defaults.warmup})`)
@@ -106,11 +107,9 @@ export function crawlCommand(): Command {
           process.stdout.write(formatSummary(summary));
           for (const l of barelyCrawledOf(db)) process.stdout.write(`${l}\n`);
           if (summary.reason === 'interrupted') process.exitCode = 130;
-          else if (summary.reached === 0 && summary.failedForNow > 0) {
-            // Not an error of the data: everything is kept for the next run. But nothing was crawled, and scripts must see it.
-            const waited = summary.reason === 'waiting' ? ` for ${duration(summary.seconds)}` : '';
-            process.stderr.write(`beebot: nothing could be reached in this run${waited} (${summary.cause}; ${summary.failedForNow} attempts failed for now, last: ${summary.lastFailure}); nothing marked failed, the frontier is kept: run beebot crawl again later\n`);
-            process.exitCode = 1;
+          else {
+            const reach = { reached: summary.reached, attempts: summary.failedForNow, cause: summary.cause, lastFailure: summary.lastFailure };
+            endIfNothingReached(reach, summary.reason === 'waiting' ? summary.seconds * 1000 : null, 'beebot crawl', 'nothing marked failed, the frontier is kept');
           }
         });
       } finally {
@@ -143,9 +142,13 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
       // The crawl's own proxy and host mappings unless given for this refresh.
       const proxy = flags.proxy === undefined ? settings.proxy : parseSetting('proxy', flags.proxy);
       const mapped = flags.resolve.length > 0 ? resolve : parseResolve(settings.resolve);
-      const r = await interruptible((signal) => refresh(db, { settings, budget, resolve: mapped, proxy, signal }));
+      const waits = waitLines();
+      const r = await interruptible((signal) => refresh(db, { settings, budget, resolve: mapped, proxy, signal, onCheck: () => waits.over(), onWait: waits.onWait }));
       const c = r.counts;
-      const why = { done: 'every fetched page re-checked', budget: 'budget reached (run again to go on)', interrupted: 'interrupted (run again to resume)' }[r.reason];
+      const why = {
+        done: 'every fetched page re-checked', budget: 'budget reached (run again to go on)', interrupted: 'interrupted (run again to resume)',
+        waiting: `only pages that failed for now were left, waited for as long as this run may (last: ${r.failures.cause ?? 'failed for now'})`,
+      }[r.reason];
       process.stdout.write([
         `refresh ${r.gen}${r.resumed ? ' (resumed)' : ''} stopped: ${why}`,
         `this run: ${c.keep - r.same} unchanged (304), ${r.same} re-read with the same text and links, ${c.replace} changed, ${c.gone} gone, ${c.retry} failed (kept as they were), ${c.skipped} skipped (robots.txt); ${r.seconds.toFixed(1)} s`,
@@ -153,6 +156,7 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
         '',
       ].join('\n'));
       if (r.reason === 'interrupted') process.exitCode = 130;
+      else endIfNothingReached(r.failures, r.reason === 'waiting' ? r.seconds * 1000 : null, 'beebot crawl --refresh', 'nothing recorded, the pages stay to be checked');
     });
   } finally {
     release();
@@ -187,6 +191,9 @@ export function parseResolve(values: readonly string[]): Map<string, string> {
   return map;
 }
 
+/** What the scheduler counts, in the summary's words (--reward). */
+const COUNTED: Record<RewardMode, string> = { urls: 'new external URLs', hosts: 'new outside hosts', pairs: 'new (page, external URL) pairs' };
+
 export function formatSummary(s: CrawlSummary): string {
   // The states' words are status's: a site at max-pages-per-site is 'capped', not 'exhausted'.
   const forNow = s.stopped.length > 0 ? ' for this run' : '';
@@ -201,7 +208,7 @@ export function formatSummary(s: CrawlSummary): string {
   return [
     `stopped: ${why}`,
     ...s.stopped.map((x) => `  site ${x.site}: ${x.why}`),
-    `this run: ${s.pulls} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s; reward: ${s.mode}`,
+    `this run: ${s.pulls} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s; counting ${COUNTED[s.mode]}`,
     `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, external URL) pairs: ${s.rewards.pairs}`,
     `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
     `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,

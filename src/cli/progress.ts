@@ -1,6 +1,6 @@
 import type { PullEvent, SiteCounts, StartEvent } from '../crawl/crawler.js';
 import { screen } from '../markup/terminal-text.js';
-import { waitLine, type WaitState } from '../crawl/waiting.js';
+import { waitLine, type WaitState } from '../net/waiting.js';
 
 /** What the live display shows; plain data, so the layout is a pure function (tested directly). */
 export interface ProgressState {
@@ -89,8 +89,28 @@ export function outcome(e: Pick<PullEvent, 'status' | 'reward' | 'error'>): stri
   return e.error ? `${e.status}: ${e.error}` : e.status;
 }
 
-/** A piped crawl that waits repeats its waiting line this often (a terminal shows it in place). */
+/** A piped run that waits repeats its waiting line this often (a terminal shows it in place). */
 const WAIT_LINE_EVERY_MS = 10_000;
+
+/**
+ * Waiting lines (net/waiting.ts waitLine) where nothing is redrawn (a pipe, a log): the first of a
+ * wait at once, then one every 10 s while it lasts.
+ */
+export function waitLines(out: NodeJS.WritableStream = process.stderr) {
+  let written: number | null = null;
+  return {
+    onWait(w: WaitState): void {
+      const now = Date.now();
+      if (written !== null && now - written < WAIT_LINE_EVERY_MS) return;
+      written = now;
+      out.write(waitLine(w, now) + '\n');
+    },
+    /** The run went on: its next wait is told at once. */
+    over(): void {
+      written = null;
+    },
+  };
+}
 
 /** 'resuming: 2,933 of 5,000 pages done' when the crawl had fetched pages before; null for a new crawl. */
 export function resumeLine(done: number, budget: number | null): string | null {
@@ -113,9 +133,9 @@ export function progressReporter(o: { budget: number | null; out?: NodeJS.WriteS
   let drawn = false;
   let lastDraw = 0;
   let last: (Omit<ProgressState, 'sites'> & { sites: () => SiteCounts }) | null = null;
-  /** while no page can be fetched: the line that says why (waiting.ts waitLine), in place of the last page's */
+  /** while no page can be fetched: the line that says why (net/waiting.ts waitLine), in place of the last page's */
   let waiting: string | null = null;
-  let waitWritten = 0;
+  const piped = waitLines(out);
   const width = () => Math.max(20, (out.columns || 100) - 1);
   const draw = () => {
     if (!last) return;
@@ -136,22 +156,15 @@ export function progressReporter(o: { budget: number | null; out?: NodeJS.WriteS
     },
     /** Nothing can be fetched now: live, the second line says why until the next page; piped, a line when it starts and every 10 s. */
     onWait(w: WaitState): void {
-      const now = Date.now();
-      if (live) {
-        const line = waitLine(w, now, width());
-        if (line === waiting) return;
-        waiting = line;
-        draw();
-        return;
-      }
-      const line = waitLine(w, now);
-      if (waiting !== null && now - waitWritten < WAIT_LINE_EVERY_MS) return;
+      if (!live) return piped.onWait(w);
+      const line = waitLine(w, Date.now(), width());
+      if (line === waiting) return;
       waiting = line;
-      waitWritten = now;
-      out.write(line + '\n');
+      draw();
     },
     onPull(e: PullEvent): void {
       waiting = null;
+      piped.over();
       const what = outcome(e);
       const who = e.site.short ?? `site ${e.site.id}`;
       if (!live) {

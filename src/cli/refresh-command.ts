@@ -7,6 +7,8 @@ import { dbPath, withDb } from './context.js';
 import { checkIntact } from '../db/db.js';
 import { interruptible } from './interruptible.js';
 import { refreshProgress } from './refresh-progress.js';
+import { endIfNothingReached } from './nothing-reached.js';
+import { waitingPagesLine } from '../net/waiting.js';
 import { parseResolve } from './crawl-command.js';
 import { valueFunctions, type ValueFunction } from '../refresh/content-value.js';
 import { runIterations, type IterationSummary } from '../refresh/iterations.js';
@@ -78,20 +80,30 @@ export function refreshCommand(): Command {
           const sites = flags.site.length ? [...new Set(flags.site.map((ref) => siteOption(db, ref)!))] : null;
           const settings = { ...readSettings(db), ...Object.fromEntries(run) } as Settings;
           const progress = refreshProgress();
+          const started = Date.now();
           const r = await interruptible((signal) =>
             runIterations(db, {
               settings, schedule: flags.schedule, sites, budgetMs, everyMs, iterations, until, delta, value: flags.value, cost, resolve,
               proxy: flags.proxy ?? null, signal,
               onStart: (e) => progress.start(e.gen, e.planned, e.checked),
               onCheck: (e) => progress.onCheck(e),
+              onWait: (w) => progress.onWait(w),
               onIteration: (it) => {
                 progress.clear();
                 process.stdout.write(flags.json ? JSON.stringify(iterationJson(it)) + '\n' : formatIteration(it));
               },
             }),
           );
+          progress.clear();
           if (r.iterations.length === 0 && !flags.json) process.stdout.write('no iteration started (--until has passed)\n');
           if (r.reason === 'interrupted') process.exitCode = 130;
+          else {
+            const waited = r.reason === 'waiting' ? Date.now() - started : null;
+            const said = endIfNothingReached(r.failures, waited, 'beebot refresh', 'nothing recorded, the pages stay to be checked');
+            // some server answered, and the run gave up on pages that failed for now
+            const f = r.failures;
+            if (!said && f.pages > 0 && !flags.json) process.stdout.write(waitingPagesLine(f.pages, f.sites, null, Date.now(), 'beebot refresh') + '\n');
+          }
         });
       } finally {
         release();

@@ -1,5 +1,6 @@
 import type { CheckOutcome } from '../refresh/page-check.js';
-import { shorten } from './progress.js';
+import { waitLine, type WaitState } from '../net/waiting.js';
+import { shorten, waitLines } from './progress.js';
 
 /** One check as the progress shows it (pure): what happened to the page. */
 export function checkOutcome(c: Pick<CheckOutcome, 'action' | 'httpStatus' | 'firstRead' | 'linksAdded' | 'linksGone'>): string {
@@ -22,6 +23,8 @@ export function refreshProgress(out: NodeJS.WriteStream = process.stderr) {
   let changed = 0;
   let lastDraw = 0;
   let drawn = false;
+  const piped = waitLines(out);
+  const width = () => Math.max(20, (out.columns || 100) - 1);
   return {
     start(gen: number, plan: number, checked: number): void {
       planned = plan;
@@ -30,6 +33,7 @@ export function refreshProgress(out: NodeJS.WriteStream = process.stderr) {
     },
     onCheck(e: { gen: number; url: string } & CheckOutcome): void {
       done++;
+      piped.over();
       if (e.action === 'replace' || e.action === 'gone') changed++;
       const what = checkOutcome(e);
       if (!live) return void out.write(`${e.gen}\t${e.httpStatus ?? '-'}\t${what}\t${e.url}\n`);
@@ -37,8 +41,14 @@ export function refreshProgress(out: NodeJS.WriteStream = process.stderr) {
       if (now - lastDraw < 100 && done < planned) return;
       lastDraw = now;
       const head = `iteration ${e.gen}: ${done}/${planned} checked, ${changed} changed | ${what} `;
-      const width = Math.max(20, (out.columns || 100) - 1);
-      out.write(`\r\x1b[K${head}${width - head.length >= 12 ? shorten(e.url, width - head.length) : ''}`);
+      const room = width() - head.length;
+      out.write(`\r\x1b[K${head}${room >= 12 ? shorten(e.url, room) : ''}`);
+      drawn = true;
+    },
+    /** Nothing can be checked now: live, the line says why in place; piped, a line when it starts and every 10 s. */
+    onWait(w: WaitState): void {
+      if (!live) return piped.onWait(w);
+      out.write(`\r\x1b[K${waitLine(w, Date.now(), width())}`);
       drawn = true;
     },
     /** Clear the live line before the iteration's summary is printed. */

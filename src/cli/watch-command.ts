@@ -4,6 +4,8 @@ import { BeebotError, UsageError } from '../errors.js';
 import { siteOption } from './filter-options.js';
 import { dbPath, isTty, printJson, withDb, withReadDb } from './context.js';
 import { interruptible } from './interruptible.js';
+import { waitLines } from './progress.js';
+import { endIfNothingReached } from './nothing-reached.js';
 import { parseResolve } from './crawl-command.js';
 import { parseUntil } from './refresh-command.js';
 import { holdRunLock } from './crawl-lock.js';
@@ -238,15 +240,21 @@ async function run(flags: WatchFlags, cmd: Command): Promise<void> {
       const sites = flags.site.length ? [...new Set(flags.site.map((ref) => siteOption(db, ref)!))] : null;
       const settings = { ...readSettings(db), ...Object.fromEntries(delay) } as Settings;
       const started = Date.now();
+      const waits = waitLines();
       const sum = await interruptible((signal) =>
         runWatch(db, {
           settings, schedule: flags.schedule, rule: flags.rule, sites, interval, min, max, threshold, models: { minGroupItems }, until, resolve, proxy: flags.proxy ?? null, signal,
-          onCheck: (e) => process.stdout.write(flags.json ? JSON.stringify(checkJson(e)) + '\n' : formatCheck(e)),
+          onCheck: (e) => {
+            waits.over();
+            process.stdout.write(flags.json ? JSON.stringify(checkJson(e)) + '\n' : formatCheck(e));
+          },
+          onWait: waits.onWait,
         }),
       );
       if (sum.reason === 'no-hubs') throw new BeebotError('no hubs to watch: add one with `beebot watch add <url>`, or let `beebot refresh` find pages with new links');
       process.stdout.write(flags.json ? JSON.stringify({ summary: summaryJson(sum, Date.now() - started) }) + '\n' : formatSummary(sum, Date.now() - started));
       if (sum.reason === 'interrupted') process.exitCode = 130;
+      else if (sum.failures) endIfNothingReached(sum.failures, sum.reason === 'waiting' ? Date.now() - started : null, 'beebot watch', 'nothing recorded, the hubs stay due');
     });
   } finally {
     release();
@@ -277,10 +285,14 @@ function summaryJson(s: WatchSummary, ms: number) {
   };
 }
 
+const WATCH_END: Record<WatchSummary['reason'], string> = {
+  done: 'done', 'no-hubs': 'done', interrupted: 'stopped (run again to resume)', waiting: 'stopped: only hubs that failed for now were due, waited for as long as this run may (run again to resume)',
+};
+
 function formatSummary(s: WatchSummary, ms: number): string {
   const d = meanDelay(s);
   return [
-    `watch ${s.reason === 'interrupted' ? 'stopped (run again to resume)' : 'done'} after ${formatDuration(ms)}${s.hubsAdded ? `; ${s.hubsAdded} hubs found and added` : ''}`,
+    `watch ${WATCH_END[s.reason]} after ${formatDuration(ms)}${s.hubsAdded ? `; ${s.hubsAdded} hubs found and added` : ''}`,
     `  ${s.checks} checks, ${s.hits} found something new (hit rate ${(hitRate(s) * 100).toFixed(0)} %), ${s.items} new items; ` +
       `mean delay ${d === null ? 'unknown (no item showed its publication time)' : `${formatDuration(d)} over the ${s.knownDelays} items with a publication time`}`,
     '',

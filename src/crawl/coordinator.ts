@@ -5,7 +5,7 @@ import type { PullResult } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
 import type { CrawlState } from './crawl-state.js';
-import { HostGate } from './host-gate.js';
+import { HostGate } from '../net/host-gate.js';
 import type { PageChoice } from './page-choice.js';
 
 /** What came of taking the page the policy picked. */

@@ -18,15 +18,15 @@ import type { Clock } from '../time/clock.js';
 import { SoloCoordinator, type Coordinator } from './coordinator.js';
 import { CrawlOrder } from './crawl-order.js';
 import { CrawlState } from './crawl-state.js';
-import type { HostGate } from './host-gate.js';
+import type { HostGate } from '../net/host-gate.js';
 import { PageChoice, type SiteCounts, type SiteQueues } from './page-choice.js';
-import { PageReader } from './page-reader.js';
-import { failed, startPageProblem } from './pull-result.js';
+import { PageReader } from '../net/page-reader.js';
+import { failed, startPageProblem } from '../net/pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
-import { HostBusy } from './shared-host-gate.js';
-import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from './transient.js';
+import { HostBusy } from '../net/shared-host-gate.js';
+import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from '../net/transient.js';
 import { counted } from '../markup/counted.js';
-import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from './waiting.js';
+import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
 
 export type { SiteCounts } from './page-choice.js';
 
@@ -69,7 +69,7 @@ export interface PullEvent {
 /** Where the crawl starts from: the pages fetched before this run (0: a new crawl). */
 export type StartEvent = Pick<PullEvent, 'totalPulls' | 'distinctUrls' | 'distinctHosts' | 'siteCounts'>;
 
-/** waiting: only sites that failed for now were left, and the run waited for them as long as it may (waiting.ts) */
+/** waiting: only sites that failed for now were left, and the run waited for them as long as it may (net/waiting.ts) */
 export type StopReason = 'budget' | 'exhausted' | 'interrupted' | 'waiting';
 
 export interface CrawlSummary {
@@ -100,7 +100,7 @@ export interface CrawlSummary {
   waiting: number;
   waitingSites: number;
   earliestRetry: number | null;
-  /** the last failure for now in a few words (waiting.ts failureCause) */
+  /** the last failure for now in a few words (net/waiting.ts failureCause) */
   cause: string | null;
   /** why each site that did not run to its end stopped */
   stopped: { site: string; why: string }[];
@@ -369,7 +369,7 @@ class CrawlRun {
 
   /**
    * After a site's first pull (its start page, robots.txt read): queue the pages its sitemaps list
-   * (sitemaps.ts), once per site; the site is in flight meanwhile, so no page of it is pulled. Not
+   * (net/sitemaps.ts), once per site; the site is in flight meanwhile, so no page of it is pulled. Not
    * pulls: no budget spent. Stopped midway: nothing stored, read again on resume.
    */
   private async readSitemaps(site: Site): Promise<void> {
@@ -389,7 +389,7 @@ class CrawlRun {
   }
 
   /**
-   * A pull that failed for now (crawl/transient.ts): the page stays queued, asked again after its
+   * A pull that failed for now (net/transient.ts): the page stays queued, asked again after its
    * host's back-off (or a Retry-After), until it has failed retry-attempts times over retry-span;
    * then it is a permanent error (false: the caller commits it). A start page that waits past
    * this run makes its site Not Available in this run; the next run tries it again. Give-up-after

@@ -4,7 +4,7 @@ import type { Prioritize, Rescore } from '../store/priorities.js';
 import type { Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
 import type { CrawlState } from './crawl-state.js';
-import { waitsInRun } from './transient.js';
+import { waitsInRun } from '../net/transient.js';
 
 export interface SiteCounts {
   /** pages left (or in flight) */
@@ -112,7 +112,7 @@ export class PageChoice {
 
   /**
    * ms until the site can go on when it waits: held, or only pages that failed for now left. Null
-   * when it does not wait, or not in this run (transient.ts waitsInRun): a later run asks.
+   * when it does not wait, or not in this run (net/transient.ts waitsInRun): a later run asks.
    */
   private waitOf(x: Site): number | null {
     const now = Date.now();

@@ -12,7 +12,7 @@ import { listSites, type Site } from '../store/sites.js';
 import type { Claim, Coordinator } from './coordinator.js';
 import type { CrawlState } from './crawl-state.js';
 import type { PageChoice } from './page-choice.js';
-import { SharedHostGate } from './shared-host-gate.js';
+import { SharedHostGate } from '../net/shared-host-gate.js';
 
 /**
  * One worker of a crawl shared by several processes on one PostgreSQL store (shared-crawl.ts):

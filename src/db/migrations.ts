@@ -409,13 +409,13 @@ export const migrations: string[] = [
   // whether its sitemaps seed its frontier (NULL: the sitemaps setting) and when they were read.
   // A page queued from a sitemap names the sitemap that listed it.
   sqliteLayoutStep(14),
-  // Transient failures are "not now" (crawl/transient.ts): a queued page keeps its failed
+  // Transient failures are "not now" (net/transient.ts): a queued page keeps its failed
   // attempts and the time before which it is not asked again; a site keeps its pages failed in a
   // row (give-up-after) and when it became Not Available (retried in a later run). Times: epoch ms.
   sqliteLayoutStep(15),
   // The default order became value: keepBreadthFirst.
   keepBreadthFirst,
-  // What a site's sitemaps gave when they were read (src/crawl/sitemaps.ts): the files read, and
+  // What a site's sitemaps gave when they were read (src/net/sitemaps.ts): the files read, and
   // the ones that could not be read or are not sitemaps, with why (a JSON array of lines).
   sqliteLayoutStep(17),
   // A page is the most specific site's (src/url/scope.ts). A site added inside another after the

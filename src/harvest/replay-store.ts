@@ -67,7 +67,7 @@ export class ReplayStore implements SiteQueues {
   constructor(
     readonly web: WebGraph,
     private ordered: boolean,
-    /** the crawl reads each link's context (page-reader.ts: --order value): its stored cues, else its URL and anchor alone */
+    /** the crawl reads each link's context (net/page-reader.ts: --order value): its stored cues, else its URL and anchor alone */
     private context = false,
   ) {
     const k = web.sites.length;

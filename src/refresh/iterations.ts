@@ -1,10 +1,12 @@
 import type { Db } from '../db/db.js';
-import { RefreshLog, type IterationSettings } from './refresh-log.js';
+import { RefreshLog, type IterationSettings, type PlannedPage } from './refresh-log.js';
 import type { Settings } from '../store/settings.js';
 import { realClock, type Clock } from '../time/clock.js';
 import { fitCheckCost, type CheckCost } from './check-cost.js';
 import { contentValue, type ValueFunction } from './content-value.js';
 import { PageChecker, type CheckOutcome } from './page-check.js';
+import { FailingForNow, type FailuresForNow } from './failing-for-now.js';
+import type { WaitState } from '../net/waiting.js';
 import { planIteration, type ScheduleName } from './schedules.js';
 import { afterCheck, initialScent } from './scent.js';
 
@@ -34,6 +36,15 @@ export interface IterationOptions {
   onStart?: (e: { gen: number; planned: number; checked: number }) => void;
   onCheck?: (e: { gen: number; url: string } & CheckOutcome) => void;
   onIteration?: (e: IterationSummary) => void;
+  /** Nothing can be checked now: why, and what happens next (called at each wait). */
+  onWait?: (w: WaitState) => void;
+}
+
+export interface IterationsRun {
+  iterations: IterationSummary[];
+  /** waiting: only pages that failed for now were left, and the run waited for them as long as it may */
+  reason: 'done' | 'interrupted' | 'waiting';
+  failures: FailuresForNow;
 }
 
 export interface IterationSummary {
@@ -57,16 +68,19 @@ export interface IterationSummary {
  * checks them (page-check.ts), halving each one's scent and adding the value of what it found
  * changed (scent.ts), then gives every page ΔS. An iteration's plan and settings are stored when
  * it starts, so a stopped one resumes exactly where it was; the next starts `every` after the
- * start of the one before.
+ * start of the one before. While no server has answered, a page whose check failed for now is put
+ * off and tried again (failing-for-now.ts); when nothing answers for the retry span, the run ends
+ * with the iteration open.
  */
-export async function runIterations(db: Db, o: IterationOptions): Promise<{ iterations: IterationSummary[]; reason: 'done' | 'interrupted' }> {
+export async function runIterations(db: Db, o: IterationOptions): Promise<IterationsRun> {
   const clock = o.clock ?? realClock;
   const log = new RefreshLog(db, () => clock.now());
   const checker = await PageChecker.open(db, { settings: o.settings, resolve: o.resolve, proxy: o.proxy, clock });
+  const failing = new FailingForNow<PlannedPage>(checker, { settings: o.settings, proxy: o.proxy, clock, onWait: o.onWait });
   const out: IterationSummary[] = [];
   try {
     for (let i = 0; o.iterations === null || i < o.iterations; i++) {
-      if (o.signal.aborted) return { iterations: out, reason: 'interrupted' };
+      if (o.signal.aborted) return { iterations: out, reason: 'interrupted', failures: failing.summary() };
       const open = log.openIteration();
       if (!open && o.until !== null && clock.now() >= o.until) break;
       const started = clock.now();
@@ -76,10 +90,15 @@ export async function runIterations(db: Db, o: IterationOptions): Promise<{ iter
         counts: { keep: 0, replace: 0, gone: 0, retry: 0, skipped: 0 },
       };
       o.onStart?.({ gen, planned: open ? log.planSize(gen) : planned, checked: open ? log.planSize(gen) - planned : 0 });
-      for (;;) {
-        if (o.signal.aborted) break;
-        const page = log.nextPlanned(gen);
-        if (!page) break;
+      let waitedOut = false;
+      for (let afterRank = -1; ; ) {
+        const page = await failing.next(() => {
+          const p = log.nextPlanned(gen, afterRank);
+          if (p) afterRank = p.rank;
+          return p;
+        }, o.signal);
+        waitedOut = page === 'waited-out';
+        if (page === undefined || typeof page === 'string') break; // 'stopped': told below
         const was = log.scent(page.id);
         const r = await checker.check(page, log.validators(page.id), o.signal, (c) => {
           // A page read for the first time is fresh: its scent starts at 0, and what it held is the
@@ -92,6 +111,10 @@ export async function runIterations(db: Db, o: IterationOptions): Promise<{ iter
           if (c.firstRead && page.foundOn !== null) log.addScent(page.foundOn, contentValue(c.changed, settings.value));
         });
         if (r === 'aborted') break;
+        if ('unreached' in r) {
+          failing.put(page, r);
+          continue;
+        }
         sum.checked++;
         sum.estMs += page.estMs;
         sum.counts[r.action]++;
@@ -100,10 +123,10 @@ export async function runIterations(db: Db, o: IterationOptions): Promise<{ iter
         sum.linksGone += r.linksGone;
         o.onCheck?.({ gen, url: page.url, ...r });
       }
-      if (o.signal.aborted) {
+      if (o.signal.aborted || waitedOut) {
         o.onIteration?.(sum);
         out.push(sum);
-        return { iterations: out, reason: 'interrupted' };
+        return { iterations: out, reason: waitedOut ? 'waiting' : 'interrupted', failures: failing.summary() };
       }
       checker.writer.group.flush();
       log.finishIteration(gen, settings);
@@ -117,14 +140,14 @@ export async function runIterations(db: Db, o: IterationOptions): Promise<{ iter
         try {
           await clock.sleep(Math.max(0, next - clock.now()), o.signal);
         } catch {
-          return { iterations: out, reason: 'interrupted' };
+          return { iterations: out, reason: 'interrupted', failures: failing.summary() };
         }
       }
     }
   } finally {
     await checker.close();
   }
-  return { iterations: out, reason: 'done' };
+  return { iterations: out, reason: 'done', failures: failing.summary() };
 }
 
 /** Plan a new iteration: the candidates, the cost model, the schedule's choice; stored at once. */

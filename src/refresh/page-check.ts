@@ -7,9 +7,10 @@ import { lastRead } from '../store/last-read.js';
 import { PolitenessWriter } from '../store/politeness.js';
 import type { RefreshLogAction } from './refresh-log.js';
 import type { Settings } from '../store/settings.js';
-import type { Validators } from '../crawl/fetch-page.js';
-import { HostGate } from '../crawl/host-gate.js';
-import { PageReader } from '../crawl/page-reader.js';
+import type { Validators } from '../net/fetch-page.js';
+import { HostGate } from '../net/host-gate.js';
+import { PageReader } from '../net/page-reader.js';
+import { isTransient } from '../net/transient.js';
 import { realClock, type Clock } from '../time/clock.js';
 import { refreshAction } from './action.js';
 import { changedChars, LINK_CHARS } from './content-value.js';
@@ -37,6 +38,20 @@ export interface CheckOutcome {
   sentAt: number;
 }
 
+/**
+ * A check that failed for now (a network error, a timeout, a 5xx, 429 or 408, a robots.txt that
+ * could not be read) in a run that has reached no server yet: nothing is written, the page stays to
+ * be checked (failing-for-now.ts). When nothing answers, the network or a proxy is the likelier fault.
+ */
+export interface Unreached {
+  unreached: true;
+  /** the fetch log's `reason: detail`, or robots.txt's `robots.txt unreachable (…)` */
+  error: string | null;
+  httpStatus: number | null;
+  /** when the page's host (or its robots.txt) may be asked again, epoch ms on the checker's clock */
+  retryAt: number;
+}
+
 export interface CheckerOptions {
   settings: Settings;
   resolve: ReadonlyMap<string, string>;
@@ -57,10 +72,15 @@ export class PageChecker {
   private gate: HostGate;
   private before: ReturnType<typeof lastRead>;
   private clock: Clock;
+  /** checks of this run that reached their server: anything but a failure for now */
+  reached = 0;
+  /** when the last of them ended, or the run's start: a run that waits counts from it (net/waiting.ts) */
+  lastReachedAt: number;
 
   private constructor(db: Db, private o: CheckerOptions, gate: HostGate, private reader: PageReader) {
     const s = o.settings;
     this.clock = o.clock ?? realClock;
+    this.lastReachedAt = this.clock.now();
     this.writer = new PullWriter(db, { maxQueryVariants: s['max-query-variants'], reward: s.reward, indexText: s['index-text'] === 'yes', now: () => this.clock.now() });
     this.hostsLog = new PolitenessWriter(db);
     this.gate = gate;
@@ -77,12 +97,14 @@ export class PageChecker {
   /**
    * Check one page: `old` are the validators of its last answer. `record` writes the caller's log
    * row, in the same transaction as what the check changed. 'aborted': the run was stopped, nothing written.
-   * `read`, when given, sees the HTML body of an answer with content and its final URL before
-   * anything is written (beebot watch reads the times shown next to a hub's links in it).
+   * A failure for now is a 'retry' with its cause once some server of this run answered; before
+   * that it is Unreached, nothing written. `read`, when given, sees the HTML body of an answer with
+   * content and its final URL before anything is written (beebot watch reads the times shown next
+   * to a hub's links in it).
    */
   async check(
     page: FrontierPage, old: Validators, signal: AbortSignal, record: (o: CheckOutcome) => void, read?: (body: Uint8Array, url: string) => void,
-  ): Promise<CheckOutcome | 'aborted'> {
+  ): Promise<CheckOutcome | Unreached | 'aborted'> {
     const before = this.before(page.id);
     const t0 = performance.now();
     let sentAt = this.clock.now();
@@ -95,18 +117,31 @@ export class PageChecker {
     const plain = (rec: () => void) => retryWhole(() => this.writer.group.write(rec)); // run again whole if PostgreSQL dropped it
     const verdict = await this.reader.robots(page.url, signal);
     if (verdict === 'aborted') return 'aborted';
-    if (verdict.kind !== 'allow') {
+    if (verdict.kind === 'deny') {
       return done({ action: 'skipped', httpStatus: null, error: 'robots-denied', validators: old, bytes: 0, changed: 0, linksAdded: 0, linksGone: 0 }, plain);
+    }
+    if (verdict.kind === 'wait') {
+      // robots.txt could not be read: disallowed for now (RFC 9309), a failure for now like the page's own
+      const retryAt = this.clock.now() + Math.max(0, verdict.until - Date.now());
+      if (this.reached === 0) return { unreached: true, error: verdict.reason, httpStatus: null, retryAt };
+      return done({ action: 'retry', httpStatus: null, error: verdict.reason, validators: old, bytes: 0, changed: 0, linksAdded: 0, linksGone: 0 }, plain);
     }
     // Only an answer whose links a refresh replaces is analysed.
     const got = await this.reader.read(page, signal, { validators: old, analyseIf: (status) => refreshAction(status) === 'replace', onBody: read, onSend: () => (sentAt = this.clock.now()) });
     if (got === 'abandoned') return 'aborted'; // nothing written: checked again on resume
     const { fetch: f, result: r } = got;
     const host = new URL(page.url).host;
+    if (got.timedOut) this.gate.failed(host);
     const hs = this.gate.state(host);
     this.hostsLog.state(host, hs.delayMs, hs.failures, hs.pausedUntil);
 
     const status = f.response?.status ?? null;
+    if (isTransient({ status: 'error', httpStatus: status, error: f.error })) {
+      if (this.reached === 0) return { unreached: true, error: f.error, httpStatus: status, retryAt: this.clock.now() + this.gate.waitMs(host) };
+    } else {
+      this.reached++;
+      this.lastReachedAt = this.clock.now();
+    }
     const same = !firstRead && r.print != null && r.final === null && r.print.fingerprint === before.fingerprint;
     // A page that had no content (a crawl's 404, a gone page) and answers 404/410 again: nothing changed.
     const hadContent = before.status === 'done' || before.status === 'not-html';

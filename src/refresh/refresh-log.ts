@@ -2,7 +2,7 @@ import type { Db } from '../db/db.js';
 import { inJsonIds, typed } from '../db/dialect.js';
 import { oneAtATime } from '../db/run-lock.js';
 import type { FrontierPage } from '../store/frontier.js';
-import type { Validators } from '../crawl/fetch-page.js';
+import type { Validators } from '../net/fetch-page.js';
 import type { CheckCost } from './check-cost.js';
 import type { ValueFunction } from './content-value.js';
 import type { Candidate, Planned, ScheduleName } from './schedules.js';
@@ -33,6 +33,13 @@ export interface LogRow {
   linksGone?: number;
   /** the page's scent after the check (beebot refresh) */
   scent?: number;
+}
+
+/** A page of an iteration's plan, with its place in it. */
+export interface PlannedPage extends FrontierPage {
+  estMs: number;
+  foundOn: number | null;
+  rank: number;
 }
 
 /** The settings one `beebot refresh` iteration runs under (refresh_runs). */
@@ -84,8 +91,8 @@ export class RefreshLog {
       ),
       plan: db.prepare(`INSERT INTO refresh_plan (gen, rank, page_id, est_ms) VALUES (?, ?, ?, ?)`),
       planned: db.prepare(
-        `SELECT p.id, p.site_id AS siteId, p.url, p.level, p.found_on AS foundOn, x.est_ms AS estMs FROM refresh_plan x JOIN pages p ON p.id = x.page_id
-          WHERE x.gen = ? AND NOT EXISTS (SELECT 1 FROM refreshes r WHERE r.gen = x.gen AND r.page_id = x.page_id)
+        `SELECT p.id, p.site_id AS siteId, p.url, p.level, p.found_on AS foundOn, x.est_ms AS estMs, x.rank FROM refresh_plan x JOIN pages p ON p.id = x.page_id
+          WHERE x.gen = ? AND x.rank > ? AND NOT EXISTS (SELECT 1 FROM refreshes r WHERE r.gen = x.gen AND r.page_id = x.page_id)
           ORDER BY x.rank LIMIT 1`,
       ),
       planLeft: db.prepare(
@@ -144,9 +151,9 @@ export class RefreshLog {
     })();
   }
 
-  /** The next page of an iteration's plan not checked yet. */
-  nextPlanned(gen: number): (FrontierPage & { estMs: number; foundOn: number | null }) | undefined {
-    return this.s.planned.get(gen) as (FrontierPage & { estMs: number; foundOn: number | null }) | undefined;
+  /** The next page of an iteration's plan not checked yet, after the plan's `afterRank`-th (-1: from the first). */
+  nextPlanned(gen: number, afterRank = -1): PlannedPage | undefined {
+    return this.s.planned.get(gen, afterRank) as PlannedPage | undefined;
   }
 
   planSize(gen: number): number {

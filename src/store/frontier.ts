@@ -15,7 +15,7 @@ export interface FrontierPage {
   siteId: number;
   url: string;
   level: number;
-  /** failed attempts so far, and when the first failed (epoch ms): see crawl/transient.ts; absent: none */
+  /** failed attempts so far, and when the first failed (epoch ms): see net/transient.ts; absent: none */
   attempts?: number;
   firstFailedAt?: number | null;
   /** anchor text of the link that queued it, and what the order keeps with it (ordered crawls only) */
@@ -43,7 +43,7 @@ export class Frontier {
    */
   constructor(db: Db, private ordered = false, shared = false) {
     // shared (PostgreSQL, several workers): pages another worker holds a live lease on are not next
-    // A page that failed for now waits until its retry_at (crawl/transient.ts); few do, so the
+    // A page that failed for now waits until its retry_at (net/transient.ts); few do, so the
     // index scan in breadth-first order just passes over them.
     const due = 'AND (retry_at IS NULL OR retry_at <= ?)';
     const tried = 'attempts, first_failed_at AS firstFailedAt';
@@ -76,7 +76,7 @@ export class Frontier {
   }
 }
 
-/** A new run: every page that failed for now is due again (its attempts stay: transient.ts). */
+/** A new run: every page that failed for now is due again (its attempts stay: net/transient.ts). */
 export function dueAgain(db: Db): void {
   db.prepare(`UPDATE pages SET retry_at = NULL WHERE retry_at IS NOT NULL`).run();
 }

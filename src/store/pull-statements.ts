@@ -130,7 +130,7 @@ export function pullStatements(db: Db) {
          deepest = ${greatest(db, 'coalesce(deepest, -1)', '?')}, unavailable = coalesce(?, unavailable),
          unavailable_at = coalesce(unavailable_at, ?), failures = coalesce(?, failures) WHERE id = ?`,
     ),
-    // A page that failed for now stays queued (crawl/transient.ts); the site's failures in a row.
+    // A page that failed for now stays queued (net/transient.ts); the site's failures in a row.
     defer: db.prepare(`UPDATE pages SET attempts = ?, first_failed_at = ?, retry_at = ? WHERE id = ? AND status = 'queued'`),
     failures: db.prepare(`UPDATE sites SET failures = ? WHERE id = ?`),
   };

@@ -4,7 +4,7 @@ import type { Hold } from '../page/found-links.js';
 import { fingerprint } from '../url/key-hash.js';
 
 /**
- * A site's pages found in its sitemaps (src/crawl/sitemaps.ts), as the site's scope classified
+ * A site's pages found in its sitemaps (src/net/sitemaps.ts), as the site's scope classified
  * them. A page found only there is queued at SITEMAP_LEVEL with no page it was found on, and
  * names its sitemap; a page the crawl already knows keeps its level and gets the sitemap's name.
  */
@@ -34,7 +34,7 @@ export function sitemapStatements(db: Db) {
 export type SitemapStatements = ReturnType<typeof sitemapStatements>;
 
 /**
- * What reading a site's sitemaps gave (src/crawl/sitemaps.ts): its pages, the files read, the
+ * What reading a site's sitemaps gave (src/net/sitemaps.ts): its pages, the files read, the
  * files that could not be, and whether one of them failed for now (then they are not marked
  * read: a later crawl reads them again).
  */

@@ -4,7 +4,7 @@ import type { FrontierPage } from '../store/frontier.js';
 import type { Appearance } from './appearance.js';
 import type { Check } from './schedule.js';
 import type { RefreshLogAction } from '../refresh/refresh-log.js';
-import type { Validators } from '../crawl/fetch-page.js';
+import type { Validators } from '../net/fetch-page.js';
 
 /**
  * The watch's tables (schema 12, issue 15): hubs, the new items found on them, the check log.
@@ -67,14 +67,15 @@ export class WatchStore {
       remove: db.prepare(`UPDATE watch_hubs SET removed_at = ?, next_check = NULL WHERE page_id = ? AND removed_at IS NULL`),
       // The earliest due first: hubs never checked (NULL, due now), then by next check, which
       // watch_due walks in order.
+      // @skip: a JSON array of hub ids passed over (hubs the watcher put off)
       dueNew: db.prepare(
         `SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id
-          WHERE h.removed_at IS NULL AND h.next_check IS NULL AND ${inSites('h.site_id')}
+          WHERE h.removed_at IS NULL AND h.next_check IS NULL AND ${inSites('h.site_id')} AND NOT ${inJsonIds(db, 'h.page_id', '@skip')}
           ORDER BY h.page_id LIMIT 1`,
       ),
       due: db.prepare(
         `SELECT ${HUB_COLUMNS} FROM watch_hubs h JOIN pages p ON p.id = h.page_id
-          WHERE h.removed_at IS NULL AND h.next_check IS NOT NULL AND ${inSites('h.site_id')}
+          WHERE h.removed_at IS NULL AND h.next_check IS NOT NULL AND ${inSites('h.site_id')} AND NOT ${inJsonIds(db, 'h.page_id', '@skip')}
           ORDER BY h.next_check, h.page_id LIMIT 1`,
       ),
       list: db.prepare(
@@ -151,9 +152,9 @@ export class WatchStore {
     return this.s.remove.run(at, pageId).changes > 0;
   }
 
-  /** The hub due first (of these sites; null: all). */
-  nextDue(sites: number[] | null): Hub | undefined {
-    const arg = { sites: sites === null ? null : JSON.stringify(sites) };
+  /** The hub due first (of these sites; null: all), but those of `skip`. */
+  nextDue(sites: number[] | null, skip: readonly number[] = []): Hub | undefined {
+    const arg = { sites: sites === null ? null : JSON.stringify(sites), skip: JSON.stringify(skip) };
     return (this.s.dueNew.get(arg) ?? this.s.due.get(arg)) as Hub | undefined;
   }
 

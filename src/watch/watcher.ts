@@ -2,7 +2,9 @@ import type { Db } from '../db/db.js';
 import type { Settings } from '../store/settings.js';
 import { RefreshLog } from '../refresh/refresh-log.js';
 import { WatchStore, type Hub, type StoredItem } from './watch-store.js';
-import { PageChecker, type CheckOutcome } from '../refresh/page-check.js';
+import { PageChecker, type CheckOutcome, type Unreached } from '../refresh/page-check.js';
+import { FailingForNow, type FailuresForNow } from '../refresh/failing-for-now.js';
+import type { WaitState } from '../net/waiting.js';
 import { realClock, type Clock } from '../time/clock.js';
 import { appearance } from './appearance.js';
 import { GroupModels, type GroupModelOptions } from './group-models.js';
@@ -18,7 +20,10 @@ import { fixedNext, learnedNext, poissonNext } from './schedule.js';
  * with its appearance (appearance.ts): the time the hub shows next to the link when it lies
  * between the hub's last check and this one, else those two checks' bounds. The next check
  * comes from the schedule (schedule.ts). A check's items, its log row and the hub's next check
- * are written in the check's own transaction, so a stopped watch resumes where it was.
+ * are written in the check's own transaction, so a stopped watch resumes where it was. While no
+ * server has answered, a hub whose check failed for now is put off until its host may be asked
+ * again, nothing recorded, and the others go on (failing-for-now.ts); when nothing answers for the
+ * retry span, the watch ends.
  */
 
 export const watchSchedules = ['learned', 'poisson', 'fixed'] as const;
@@ -72,6 +77,8 @@ export interface WatchOptions {
   signal: AbortSignal;
   clock?: Clock;
   onCheck?: (e: CheckEvent) => void;
+  /** Only hubs that failed for now are due: why, and what happens next (called at each wait). */
+  onWait?: (w: WaitState) => void;
 }
 
 export interface CheckEvent {
@@ -88,7 +95,8 @@ export interface CheckEvent {
 }
 
 export interface WatchSummary {
-  reason: 'done' | 'interrupted' | 'no-hubs';
+  /** waiting: no server answered, and the watch waited for the hubs that failed for now as long as it may */
+  reason: 'done' | 'interrupted' | 'no-hubs' | 'waiting';
   hubsAdded: number;
   checks: number;
   hits: number;
@@ -96,6 +104,7 @@ export interface WatchSummary {
   /** items whose hub showed their publication time: found − published, ms */
   knownDelays: number;
   delaySum: number;
+  failures?: FailuresForNow;
 }
 
 export const hitRate = (s: Pick<WatchSummary, 'checks' | 'hits'>): number => (s.checks === 0 ? 0 : s.hits / s.checks);
@@ -123,20 +132,39 @@ export async function runWatch(db: Db, o: WatchOptions): Promise<WatchSummary> {
   if (o.autoHubs ?? true) sum.hubsAdded = addRefreshHubs(db, o.sites, clock.now());
   if (!store.nextDue(o.sites)) return { ...sum, reason: 'no-hubs' };
   const checker = await PageChecker.open(db, { settings: o.settings, resolve: o.resolve, proxy: o.proxy, clock });
+  const failing = new FailingForNow<Hub>(checker, { settings: o.settings, proxy: o.proxy, clock, onWait: o.onWait });
   const bounds = { min: o.min, max: o.max, threshold: o.threshold, fixed: o.interval };
+  const end = (reason: WatchSummary['reason']): WatchSummary => ({ ...sum, reason, failures: failing.summary() });
   try {
     for (;;) {
-      if (o.signal.aborted) return { ...sum, reason: 'interrupted' };
-      const hub = store.nextDue(o.sites)!;
-      const due = hub.nextCheck ?? clock.now();
-      if (o.until !== null && due > o.until) break;
-      try {
-        await clock.sleep(Math.max(0, due - clock.now()), o.signal);
-      } catch {
-        return { ...sum, reason: 'interrupted' };
+      if (o.signal.aborted) return end('interrupted');
+      if (failing.waitedOut()) return end('waiting');
+      // a hub put off whose host may be asked again, else the first due of the others
+      let hub = failing.due();
+      if (hub && o.until !== null && clock.now() > o.until) break;
+      if (!hub) {
+        const next = store.nextDue(o.sites, failing.ids());
+        if (!next && failing.size === 0) break;
+        const at = Math.min(next ? (next.nextCheck ?? clock.now()) : Infinity, failing.nextTry() ?? Infinity);
+        if (o.until !== null && at > o.until) break;
+        if (at > clock.now() || !next) {
+          try {
+            // while hubs fail for now, the wait says why, and ends when the watch gives up
+            if (failing.size > 0) await failing.wait(o.signal, at);
+            else await clock.sleep(at - clock.now(), o.signal);
+          } catch {
+            return end('interrupted');
+          }
+          continue;
+        }
+        hub = next;
       }
       const ev = await checkHub(hub);
-      if (ev === 'aborted') return { ...sum, reason: 'interrupted' };
+      if (ev === 'aborted') return end('interrupted');
+      if ('unreached' in ev) {
+        failing.put(hub, ev);
+        continue;
+      }
       sum.checks++;
       if (ev.items.length > 0) sum.hits++;
       sum.items += ev.items.length;
@@ -150,9 +178,9 @@ export async function runWatch(db: Db, o: WatchOptions): Promise<WatchSummary> {
   } finally {
     await checker.close();
   }
-  return sum;
+  return end('done');
 
-  async function checkHub(hub: Hub): Promise<CheckEvent | 'aborted'> {
+  async function checkHub(hub: Hub): Promise<CheckEvent | Unreached | 'aborted'> {
     const started = clock.now();
     const since = new Date(started).toISOString();
     // The previous sighting: the watch's last check, else the hub's last read by a crawl or refresh.
@@ -197,7 +225,7 @@ export async function runWatch(db: Db, o: WatchOptions): Promise<WatchSummary> {
         times = shownTimes(new TextDecoder('utf-8').decode(body), url, clock.now());
       },
     );
-    if (r === 'aborted') return 'aborted';
+    if (r === 'aborted' || 'unreached' in r) return r;
     return ev!;
   }
 }

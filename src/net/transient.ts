@@ -1,7 +1,7 @@
 /**
  * Transient failures (pure): which outcome of a pull means "not now" rather than "never", how
  * long a host waits before it is asked again, and when a page that keeps failing becomes a
- * permanent error. The crawl loop (crawler.ts) applies them; the frontier keeps their state.
+ * permanent error. The crawl loop (crawl/crawler.ts) applies them; the frontier keeps their state.
  */
 
 /** Errors of the network or of the page's time: the server or the path to it may recover. */

@@ -2,7 +2,8 @@ import { counted } from '../markup/counted.js';
 /**
  * A run whose only work left is pages that failed for now (pure rules): how long it waits for
  * them, what it says while it waits, and what its end says of the pages left waiting. The crawl
- * loop (crawler.ts) applies them; the pages stay queued whatever happens here.
+ * loop (crawl/crawler.ts) and the re-checks of refresh and watch (refresh/failing-for-now.ts)
+ * apply them; the pages stay to be fetched whatever happens here.
  */
 
 /**
@@ -59,9 +60,33 @@ function waitLineOf(w: WaitState, now: number): string {
 }
 
 /** `12 pages of 3 sites wait to be retried (earliest 14:32:10); run beebot crawl again then` */
-export function waitingPagesLine(pages: number, sites: number, earliest: number | null, now: number): string {
+export function waitingPagesLine(pages: number, sites: number, earliest: number | null, now: number, command = 'beebot crawl'): string {
   const when = earliest === null ? '' : ` (earliest ${clockTime(earliest, now)})`;
-  return `${counted(pages, 'page')} of ${counted(sites, 'site')} ${pages === 1 ? 'waits' : 'wait'} to be retried${when}; run beebot crawl again ${when ? 'then' : 'later'}`;
+  return `${counted(pages, 'page')} of ${counted(sites, 'site')} ${pages === 1 ? 'waits' : 'wait'} to be retried${when}; run ${command} again ${when ? 'then' : 'later'}`;
+}
+
+/** What a run that reached no server knows at its end. */
+export interface NothingReached {
+  /** how long it waited, in words (`12s`); null: it did not wait */
+  waited: string | null;
+  cause: string | null;
+  /** attempts that failed for now, and the last of them (`url: error`) */
+  attempts: number;
+  lastFailure: string | null;
+  /** what became of the work: `nothing marked failed, the frontier is kept` */
+  kept: string;
+  /** the command that goes on: `beebot crawl` */
+  command: string;
+}
+
+/**
+ * The one line a run that reached no server ends with (exit 1): `beebot: nothing could be reached
+ * in this run for 12s (connection refused by proxy 127.0.0.1:1; 6 attempts failed for now, last:
+ * …); nothing marked failed, the frontier is kept: run beebot crawl again later`.
+ */
+export function nothingReachedLine(n: NothingReached): string {
+  const waited = n.waited === null ? '' : ` for ${n.waited}`;
+  return `beebot: nothing could be reached in this run${waited} (${n.cause ?? 'failed for now'}; ${counted(n.attempts, 'attempt')} failed for now, last: ${n.lastFailure}); ${n.kept}: run ${n.command} again later`;
 }
 
 /** Local wall-clock time: `14:32:10` today, `2099-01-01 00:00` another day. */

@@ -112,7 +112,7 @@ export function parseRobotsTxt(origin: string, body: Buffer, userAgent: string =
  */
 function groupRules(robot: object, agent: string): RobotsRule[] {
   const groups = (robot as { _rules?: Record<string, RobotsRule[]> })._rules;
-  if (typeof groups !== 'object' || groups === null) throw new Error('robots-parser no longer exposes its rules: check src/crawl/robots.ts against its version');
+  if (typeof groups !== 'object' || groups === null) throw new Error('robots-parser no longer exposes its rules: check src/net/robots.ts against its version');
   return groups[agent === '' ? '*' : agent.toLowerCase()] ?? groups['*'] ?? [];
 }
 
