@@ -13,7 +13,7 @@
  *   leaves (already stored) plus a few new `/n/…` pages. Fetching the root and the K wide pages of
  *   every site stores sites × K × fanout URLs; the leaves then measure the cost per page at that size.
  */
-import { mulberry32 } from '../src/bandit/random.js';
+import { mulberry32 } from '../src/schedule/sites/random.js';
 
 export interface WebConfig {
   sites: number;

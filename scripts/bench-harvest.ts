@@ -1,26 +1,26 @@
 // How much of what is reachable a crawl collects, judged under shift: each method (scheduler +
-// order inside a site) replayed on page graphs of the replay web (src/harvest; built by
+// order inside a site) replayed on page graphs of the replay web (src/replay; built by
 // harvest-graph.ts when missing), as % of limit.py's perfect-predictor (distinct (site, external
 // URL) pairs), at N = 500, 1,000, 2,000, 5,000, in four scenarios:
 //   published  sets A, B and A+B seeded as the replay web publishes them (every start page links out);
-//   shifted    the same sites seeded at a level 1-2 page without external links (harvest/shifted-starts.ts);
+//   shifted    the same sites seeded at a level 1-2 page without external links (replay/shifted-starts.ts);
 //   barren     set C (catalog-c.tsv: 24 small sites, some almost barren) mixed into A, B and A+B;
 //   subsets    random subsets of 5 and 10 sites of A+B, published and shifted.
-// Methods with constants chosen on data are measured leave-sites-out (harvest/cross-validate.ts).
+// Methods with constants chosen on data are measured leave-sites-out (replay/cross-validate.ts).
 // A method's result is its WORST cell, not its median; then where the default's budget went, site
 // by site, in its worst cell, beside the perfect-predictor's split.
 //   node dist/scripts/bench-harvest.js [--budgets 500,1000,2000,5000] [--methods a,b] [--scenarios published,shifted,barren,subsets] [--subsets 5]
 //   (--methods also takes value:x=EXPLORE:drop=c+h:policy=pages:prior=cv, see below)
-import { DEFAULTS, makePolicy } from '../src/bandit/registry.js';
-import { measure, subsets, type Measured, type Method } from '../src/harvest/cross-validate.js';
-import { percentOf } from '../src/harvest/harvest.js';
-import { pageSets } from '../src/harvest/references.js';
-import { replay } from '../src/harvest/replay.js';
-import { cuePrior } from '../src/harvest/cue-prior.js';
-import { mergeGraphs, type WebGraph } from '../src/harvest/page-graph.js';
-import { shiftedStarts } from '../src/harvest/shifted-starts.js';
-import type { CuePrior } from '../src/order/model.js';
-import { VALUE_DEFAULTS, type ValueParams } from '../src/order/link-value.js';
+import { DEFAULTS, makePolicy } from '../src/schedule/sites/registry.js';
+import { measure, subsets, type Measured, type Method } from '../src/replay/cross-validate.js';
+import { percentOf } from '../src/replay/harvest.js';
+import { pageSets } from '../src/replay/references.js';
+import { replay } from '../src/replay/replay.js';
+import { cuePrior } from '../src/replay/cue-prior.js';
+import { mergeGraphs, type WebGraph } from '../src/replay/web-graph.js';
+import { shiftedStarts } from '../src/replay/shifted-starts.js';
+import type { CuePrior } from '../src/schedule/links/model.js';
+import { VALUE_DEFAULTS, type ValueParams } from '../src/schedule/links/link-value.js';
 import { ensureGraph, ensureGraphC } from './harvest-graph.js';
 
 /** The methods to measure; a later model adds itself here with its `tune`. */

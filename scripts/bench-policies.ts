@@ -6,11 +6,11 @@
 // a cell (how the default is chosen: real sets first), and the article-style table at N = 2000.
 // Figures, not assertions.
 import { basename } from 'node:path';
-import { compare, type TraceSite } from '../src/bandit/compare.js';
-import { oracleCurve } from '../src/bandit/oracle.js';
-import { isPolicyName, policyNames, type PolicyParams } from '../src/bandit/registry.js';
-import { synthetic, type SyntheticKind } from '../src/bandit/synthetic.js';
-import { rewardModes } from '../src/bandit/reward.js';
+import { compare, type TraceSite } from '../src/schedule/sites/compare.js';
+import { oracleCurve } from '../src/schedule/sites/oracle.js';
+import { isPolicyName, policyNames, type PolicyParams } from '../src/schedule/sites/registry.js';
+import { synthetic, type SyntheticKind } from '../src/schedule/sites/synthetic.js';
+import { rewardModes } from '../src/schedule/sites/reward.js';
 import { loadTrace } from '../src/cli/trace-file.js';
 import { BANDIT_DEFAULT } from '../src/store/settings.js';
 import { fileURLToPath } from 'node:url';

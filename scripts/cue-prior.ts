@@ -1,13 +1,13 @@
 // Builds the cue prior shipped with beebot (data/cue-prior.json) from the replay web's page graph:
 // every page of its 20 sites, read breadth-first, under the cues of the first link that reaches
-// it (src/harvest/cue-prior.ts); only the kinds of cue --order value reads (link-value.ts).
+// it (src/replay/cue-prior.ts); only the kinds of cue --order value reads (link-value.ts).
 // The benchmarks never measure with this file: they learn a prior on the training sites of each fold.
 //   node dist/scripts/cue-prior.js [--out data/cue-prior.json]
 import { writeFileSync, renameSync } from 'node:fs';
-import { cuePrior } from '../src/harvest/cue-prior.js';
-import { priorToFile } from '../src/order/cue-prior-file.js';
-import { VALUE_DEFAULTS } from '../src/order/link-value.js';
-import { SHIPPED_PRIOR } from '../src/crawl/shipped-prior.js';
+import { cuePrior } from '../src/replay/cue-prior.js';
+import { priorToFile } from '../src/schedule/links/cue-prior-file.js';
+import { VALUE_DEFAULTS } from '../src/schedule/links/link-value.js';
+import { SHIPPED_PRIOR } from '../src/schedule/links/shipped-prior.js';
 import { ensureGraph } from './harvest-graph.js';
 
 const argv = process.argv.slice(2);

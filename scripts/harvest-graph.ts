@@ -1,4 +1,4 @@
-// The replay web's page graph as beebot sees it (src/harvest/page-graph.ts), built with beebot's
+// The replay web's page graph as beebot sees it (src/replay/web-graph.ts), built with beebot's
 // own fetch and page code through the replay proxy, so a replay sees what a live crawl sees:
 //   node dist/scripts/harvest-graph.js [out.json.gz]     (default ROOT/beebot-graph.json.gz)
 // About a minute. `npm run bench:harvest` and `beebot simulate --graph` read the file.
@@ -13,10 +13,10 @@ import { createDispatcher, httpOptions } from '../src/net/http.js';
 import { htmlBody, toPullResult } from '../src/net/pull-result.js';
 import { analysePage } from '../src/page/analyse.js';
 import { finalLinks } from '../src/page/final-links.js';
-import { CUE_KINDS } from '../src/order/cues.js';
+import { CUE_KINDS } from '../src/schedule/links/cues.js';
 import type { SiteScope } from '../src/page/classify.js';
-import { buildGraph } from '../src/harvest/graph-build.js';
-import { loadGraph, saveGraph, type WebGraph } from '../src/harvest/page-graph.js';
+import { buildGraph } from '../src/replay/graph-build.js';
+import { loadGraph, saveGraph, type WebGraph } from '../src/replay/web-graph.js';
 import { defaults } from '../src/store/settings.js';
 import { nestedSites, siteRule } from '../src/url/scope.js';
 import { ensureSites, root, rootC, startProxy } from './replay-root.js';

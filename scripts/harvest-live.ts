@@ -1,15 +1,15 @@
 // Live equals replay: crawl the replay web as a user would (the order's default policy, --concurrency 1,
-// --delay 0, through its proxy) and replay the same crawl on its page graph (src/harvest).
+// --delay 0, through its proxy) and replay the same crawl on its page graph (src/replay).
 //   node dist/scripts/harvest-live.js [--budgets 500,2000] [--orders value,bfs,best-first]
 // Prints, per order and budget, the distinct (site, external URL) pairs, external URLs and outside
 // hosts of both, their difference, and the first pull where the two crawls part (site or reward).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULTS, makePolicy } from '../src/bandit/registry.js';
+import { DEFAULTS, makePolicy } from '../src/schedule/sites/registry.js';
 import { openDb } from '../src/db/db.js';
-import { replay } from '../src/harvest/replay.js';
-import type { Order } from '../src/order/priority.js';
+import { replay } from '../src/replay/replay.js';
+import type { Order } from '../src/schedule/links/priority.js';
 import { defaultPolicy, defaults } from '../src/store/settings.js';
 import { ensureGraph } from './harvest-graph.js';
 import { crawlReplay } from './replay-root.js';

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { policyNames } from '../src/bandit/registry.js';
+import { policyNames } from '../src/schedule/sites/registry.js';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureSeeds } from '../fixtures/web.js';
 import { beebot, tempDir } from './helpers/cli.js';

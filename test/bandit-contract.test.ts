@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { oracle } from '../src/bandit/oracle.js';
-import type { Arm, PickInput } from '../src/bandit/policy.js';
-import { mulberry32, randomFor } from '../src/bandit/random.js';
-import { makePolicy, policyNames, type PolicyParams } from '../src/bandit/registry.js';
-import { simulate } from '../src/bandit/simulate.js';
+import { oracle } from '../src/schedule/sites/oracle.js';
+import type { Arm, PickInput } from '../src/schedule/sites/policy.js';
+import { mulberry32, randomFor } from '../src/schedule/sites/random.js';
+import { makePolicy, policyNames, type PolicyParams } from '../src/schedule/sites/registry.js';
+import { simulate } from '../src/schedule/sites/simulate.js';
 
 // ONE contract for every registered policy, at its defaults and with small parameters (so that
 // warm-ups, batches, turns and windows all end inside these short sequences).

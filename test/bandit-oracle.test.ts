@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { oracle, oracleCurve } from '../src/bandit/oracle.js';
-import { mulberry32 } from '../src/bandit/random.js';
+import { oracle, oracleCurve } from '../src/schedule/sites/oracle.js';
+import { mulberry32 } from '../src/schedule/sites/random.js';
 
 /** Every allocation of exactly min(N, total) pages (a_i <= L_i), best sum of prefix sums. */
 function bruteForce(seqs: number[][], N: number): number {

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { auto } from '../src/bandit/auto.js';
-import { gittins } from '../src/bandit/gittins.js';
-import { klUcb, klUpper, poissonKL } from '../src/bandit/kl-ucb.js';
-import type { Arm, Policy } from '../src/bandit/policy.js';
-import { randomFor } from '../src/bandit/random.js';
-import { DEFAULTS, describeDefaults, describePolicy, makePolicy, policyNames } from '../src/bandit/registry.js';
-import { roundRobin } from '../src/bandit/round-robin.js';
-import { simulate } from '../src/bandit/simulate.js';
-import { slidingWindowUcb } from '../src/bandit/sw-ucb.js';
-import { EXPLORE_EVERY, roundRobinUcb } from '../src/bandit/rr-ucb.js';
-import { gammaSample, thompson } from '../src/bandit/thompson.js';
-import { trivial, UNBOUNDED_EXPLORE } from '../src/bandit/trivial.js';
-import { ucb1Tuned } from '../src/bandit/ucb1-tuned.js';
-import { ucb1 } from '../src/bandit/ucb1.js';
+import { auto } from '../src/schedule/sites/auto.js';
+import { gittins } from '../src/schedule/sites/gittins.js';
+import { klUcb, klUpper, poissonKL } from '../src/schedule/sites/kl-ucb.js';
+import type { Arm, Policy } from '../src/schedule/sites/policy.js';
+import { randomFor } from '../src/schedule/sites/random.js';
+import { DEFAULTS, describeDefaults, describePolicy, makePolicy, policyNames } from '../src/schedule/sites/registry.js';
+import { roundRobin } from '../src/schedule/sites/round-robin.js';
+import { simulate } from '../src/schedule/sites/simulate.js';
+import { slidingWindowUcb } from '../src/schedule/sites/sw-ucb.js';
+import { EXPLORE_EVERY, roundRobinUcb } from '../src/schedule/sites/rr-ucb.js';
+import { gammaSample, thompson } from '../src/schedule/sites/thompson.js';
+import { trivial, UNBOUNDED_EXPLORE } from '../src/schedule/sites/trivial.js';
+import { ucb1Tuned } from '../src/schedule/sites/ucb1-tuned.js';
+import { ucb1 } from '../src/schedule/sites/ucb1.js';
 
 // Every case below replays hand-made per-site reward sequences (site i = arm id i) and checks
 // the exact pick sequence against the hand computation in the comments.

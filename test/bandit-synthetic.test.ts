@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compare } from '../src/bandit/compare.js';
-import { policyNames } from '../src/bandit/registry.js';
-import { SAMPLE_SITES, synthetic } from '../src/bandit/synthetic.js';
+import { compare } from '../src/schedule/sites/compare.js';
+import { policyNames } from '../src/schedule/sites/registry.js';
+import { SAMPLE_SITES, synthetic } from '../src/schedule/sites/synthetic.js';
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -6,8 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractLinks } from '../src/page/extract.js';
-import { termCounts, terms } from '../src/focus/terms.js';
-import { RETRAIN, Topic } from '../src/focus/topic.js';
+import { termCounts, terms } from '../src/schedule/focus/terms.js';
+import { RETRAIN, Topic } from '../src/schedule/focus/topic.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { servePages } from './helpers/page-server.js';
 

@@ -1,12 +1,12 @@
-// The offline replay of crawls on page graphs (src/harvest) on hand-made graphs: the pulls, the
+// The offline replay of crawls on page graphs (src/replay) on hand-made graphs: the pulls, the
 // rewards and the counts worked out by hand, and limit.py's three references.
 import { describe, expect, it } from 'vitest';
-import type { Policy } from '../src/bandit/policy.js';
-import type { GraphPage, WebGraph } from '../src/harvest/page-graph.js';
-import { bfsTape, coverageLimit, pageSets, perfectPredictor, references, type PageSet } from '../src/harvest/references.js';
-import { replay } from '../src/harvest/replay.js';
-import { folds, subsets } from '../src/harvest/cross-validate.js';
-import { saveGraph } from '../src/harvest/page-graph.js';
+import type { Policy } from '../src/schedule/sites/policy.js';
+import type { GraphPage, WebGraph } from '../src/replay/web-graph.js';
+import { bfsTape, coverageLimit, pageSets, perfectPredictor, references, type PageSet } from '../src/replay/references.js';
+import { replay } from '../src/replay/replay.js';
+import { folds, subsets } from '../src/replay/cross-validate.js';
+import { saveGraph } from '../src/replay/web-graph.js';
 import { join } from 'node:path';
 import { beebot, tempDir } from './helpers/cli.js';
 

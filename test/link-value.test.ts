@@ -1,19 +1,19 @@
-// --order value (src/order/link-value.ts) on hand-made pages, the pages policy on hand-made arms,
+// --order value (src/schedule/links/link-value.ts) on hand-made pages, the pages policy on hand-made arms,
 // and the two together on a hand-made page graph: which page each pull takes.
 import { describe, expect, it } from 'vitest';
-import { pages } from '../src/bandit/pages.js';
-import type { Arm } from '../src/bandit/policy.js';
-import type { GraphPage, WebGraph } from '../src/harvest/page-graph.js';
-import { replay } from '../src/harvest/replay.js';
-import { linkCues } from '../src/order/cues.js';
-import { absoluteValue, blockOf, linkValue, relativeValue, VALUE_DEFAULTS } from '../src/order/link-value.js';
+import { pages } from '../src/schedule/sites/pages.js';
+import type { Arm } from '../src/schedule/sites/policy.js';
+import type { GraphPage, WebGraph } from '../src/replay/web-graph.js';
+import { replay } from '../src/replay/replay.js';
+import { linkCues } from '../src/schedule/links/cues.js';
+import { absoluteValue, blockOf, linkValue, relativeValue, VALUE_DEFAULTS } from '../src/schedule/links/link-value.js';
 import { rescores } from '../src/store/priorities.js';
-import { priorFromFile, priorToFile } from '../src/order/cue-prior-file.js';
-import { shippedPrior } from '../src/crawl/shipped-prior.js';
+import { priorFromFile, priorToFile } from '../src/schedule/links/cue-prior-file.js';
+import { shippedPrior } from '../src/schedule/links/shipped-prior.js';
 import { CrawlOrder } from '../src/crawl/crawl-order.js';
-import { CueModel } from '../src/order/model.js';
-import { cuePrior } from '../src/harvest/cue-prior.js';
-import { priorityOf, rescoreDue } from '../src/order/priority.js';
+import { CueModel } from '../src/schedule/links/model.js';
+import { cuePrior } from '../src/replay/cue-prior.js';
+import { priorityOf, rescoreDue } from '../src/schedule/links/priority.js';
 
 const cues = (url: string, anchor: string, path: string) => linkCues(url, anchor, { path });
 

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32 } from '../src/bandit/random.js';
+import { mulberry32 } from '../src/schedule/sites/random.js';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureSeeds } from '../fixtures/web.js';
 import { beebot, tempDir } from './helpers/cli.js';

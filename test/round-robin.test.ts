@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Arm, Policy } from '../src/bandit/policy.js';
-import { roundRobin } from '../src/bandit/round-robin.js';
+import type { Arm, Policy } from '../src/schedule/sites/policy.js';
+import { roundRobin } from '../src/schedule/sites/round-robin.js';
 
 const arm = (id: number, open = true, pulls = 0): Arm => ({ id, pulls, rewardSum: 0, rewardMax: 0, rewards: [], open, group: null });
 const pullsOf = (history: number[], id: number) => history.filter((h) => h === id).length;

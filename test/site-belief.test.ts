@@ -1,15 +1,15 @@
-// A site's belief (order/site-belief.ts) and what the pages scheduler makes of it: a site whose
+// A site's belief (schedule/links/site-belief.ts) and what the pages scheduler makes of it: a site whose
 // start page links out nowhere but whose second level pays is reached and crawled; the bench's
-// shift (harvest/shifted-starts.ts) and its mix of webs (page-graph.ts mergeGraphs); the sites
-// named as barely crawled (bandit/barely-crawled.ts).
+// shift (replay/shifted-starts.ts) and its mix of webs (web-graph.ts mergeGraphs); the sites
+// named as barely crawled (schedule/sites/barely-crawled.ts).
 import { describe, expect, it } from 'vitest';
-import { makePolicy } from '../src/bandit/registry.js';
-import { barelyCrawled, barelyCrawledLine } from '../src/bandit/barely-crawled.js';
-import { mergeGraphs, type GraphPage, type WebGraph } from '../src/harvest/page-graph.js';
-import { replay } from '../src/harvest/replay.js';
-import { barrenStart, reroot, shiftedStarts } from '../src/harvest/shifted-starts.js';
-import { believedYield, crawlMean, optimisticYield, PRIOR_PAGES, RECENT } from '../src/order/site-belief.js';
-import { CueModel } from '../src/order/model.js';
+import { makePolicy } from '../src/schedule/sites/registry.js';
+import { barelyCrawled, barelyCrawledLine } from '../src/schedule/sites/barely-crawled.js';
+import { mergeGraphs, type GraphPage, type WebGraph } from '../src/replay/web-graph.js';
+import { replay } from '../src/replay/replay.js';
+import { barrenStart, reroot, shiftedStarts } from '../src/replay/shifted-starts.js';
+import { believedYield, crawlMean, optimisticYield, PRIOR_PAGES, RECENT } from '../src/schedule/links/site-belief.js';
+import { CueModel } from '../src/schedule/links/model.js';
 
 const page = (url: string, level: number, ext: number[], links: number[], more: Partial<GraphPage> = {}): GraphPage => ({
   url, level, status: 'done', http: 200, ext, links: links.map((to) => ({ to, anchor: `page ${to}`, cues: `a:page p:ul>li` })), ...more,

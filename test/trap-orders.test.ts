@@ -3,7 +3,7 @@
 // once), and a query trap must be caught either way. The real CLI crawls one loopback site.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDERS } from '../src/order/priority.js';
+import { ORDERS } from '../src/schedule/links/priority.js';
 import { serveCounting, type CountingSite } from './helpers/counting-site.js';
 import { beebot, tempDir, type CliResult } from './helpers/cli.js';
 import { rows } from './helpers/read-db.js';

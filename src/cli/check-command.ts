@@ -8,7 +8,7 @@ import { HostGate } from '../net/host-gate.js';
 import { createDispatcher, httpOptions } from '../net/http.js';
 import { UsageError } from '../errors.js';
 import { invalidLinks } from '../map/invalid-links.js';
-import { readPageGraph } from '../store/page-graph.js';
+import { readPageGraph } from '../store/page-graph-rows.js';
 import { parseSetting, readSettings } from '../store/settings.js';
 import { resolveSiteRef } from '../store/sites.js';
 import { cachedChecks, saveCheck, siteExternals } from '../store/url-checks.js';

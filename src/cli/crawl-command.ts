@@ -1,4 +1,4 @@
-import { ORDERS } from '../order/priority.js';
+import { ORDERS } from '../schedule/links/priority.js';
 import { barelyCrawledOf } from './status-command.js';
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { holdPgRunLock } from '../db/run-lock.js';
 import { checkIntact } from '../db/db.js';
 import { interruptible } from './interruptible.js';
 import { policyFromSettings } from './policy-from-settings.js';
-import { policyNames } from '../bandit/registry.js';
+import { policyNames } from '../schedule/sites/registry.js';
 import { crawl, type CrawlSummary } from '../crawl/crawler.js';
 import { refresh } from '../refresh/full-pass.js';
 import { BANDIT_DEFAULT, defaults, parseSetting, RESOLVE_ENTRY, readSettings, writeSetting, type Settings } from '../store/settings.js';
@@ -17,7 +17,7 @@ import { dbPath, withDb } from './context.js';
 import { progressReporter, waitLines } from './progress.js';
 import { counted } from '../markup/counted.js';
 import { waitingPagesLine } from '../net/waiting.js';
-import { rewardModes, type RewardMode } from '../bandit/reward.js';
+import { rewardModes, type RewardMode } from '../schedule/sites/reward.js';
 import { endIfNothingReached } from './nothing-reached.js';
 
 interface CrawlFlags {

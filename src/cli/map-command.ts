@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { mapHtml } from '../map/map-html.js';
 import { mapXml } from '../map/map-xml.js';
 import { buildSiteMap } from '../map/site-map.js';
-import { readPageGraph } from '../store/page-graph.js';
+import { readPageGraph } from '../store/page-graph-rows.js';
 import { resolveSiteRef } from '../store/sites.js';
 import { withReadDb } from './context.js';
 import { counted } from '../markup/counted.js';

@@ -1,6 +1,6 @@
 import type { Settings } from '../store/settings.js';
-import type { Policy } from '../bandit/policy.js';
-import { makePolicy } from '../bandit/registry.js';
+import type { Policy } from '../schedule/sites/policy.js';
+import { makePolicy } from '../schedule/sites/registry.js';
 
 /** The policy a crawl runs with, from the saved settings. */
 export function policyFromSettings(s: Settings): Policy {

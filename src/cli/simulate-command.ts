@@ -1,13 +1,13 @@
 import { Command, Option } from 'commander';
-import { compare } from '../bandit/compare.js';
-import { DEFAULTS, policyNames, isPolicyName, makePolicy, type PolicyName } from '../bandit/registry.js';
-import { graphReferences, harvest, percentOf } from '../harvest/harvest.js';
-import { loadGraph, subGraph, type WebGraph } from '../harvest/page-graph.js';
-import { ORDERS, type Order } from '../order/priority.js';
-import { synthetic, type SyntheticKind } from '../bandit/synthetic.js';
+import { compare } from '../schedule/sites/compare.js';
+import { DEFAULTS, policyNames, isPolicyName, makePolicy, type PolicyName } from '../schedule/sites/registry.js';
+import { graphReferences, harvest, percentOf } from '../replay/harvest.js';
+import { loadGraph, subGraph, type WebGraph } from '../replay/web-graph.js';
+import { ORDERS, type Order } from '../schedule/links/priority.js';
+import { synthetic, type SyntheticKind } from '../schedule/sites/synthetic.js';
 import { UsageError } from '../errors.js';
 import { loadTrace } from './trace-file.js';
-import { rewardModes, type RewardMode } from '../bandit/reward.js';
+import { rewardModes, type RewardMode } from '../schedule/sites/reward.js';
 import { defaults } from '../store/settings.js';
 import { isTty, printJson } from './context.js';
 import { formatTable } from './table.js';
@@ -62,7 +62,7 @@ export function simulateCommand(): Command {
     });
 }
 
-/** Replay each policy with the order on a page graph: its figures as % of the three references (harvest/references.ts). */
+/** Replay each policy with the order on a page graph: its figures as % of the three references (replay/references.ts). */
 function simulateGraph(file: string, flags: SimulateFlags, budget: number, seed: number, policies: string[]): void {
   let web: WebGraph;
   try {

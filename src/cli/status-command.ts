@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { RewardMode } from '../bandit/reward.js';
+import type { RewardMode } from '../schedule/sites/reward.js';
 import type { HostPoliteness } from '../store/politeness.js';
 import { barelyCrawledLines, readStatus, type Status } from '../store/status.js';
 import { readSettings } from '../store/settings.js';

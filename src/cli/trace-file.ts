@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isPostgresUrl } from '../db/pg/url.js';
 import { gunzipSync } from 'node:zlib';
-import type { TraceSite } from '../bandit/compare.js';
-import type { RewardMode } from '../bandit/reward.js';
+import type { TraceSite } from '../schedule/sites/compare.js';
+import type { RewardMode } from '../schedule/sites/reward.js';
 import { BeebotError } from '../errors.js';
 import { openDb } from '../db/db.js';
 import { readTrace } from '../store/trace.js';

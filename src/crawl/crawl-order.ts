@@ -2,21 +2,21 @@ import type { FrontierPage } from '../store/frontier.js';
 import type { LinkOrder, OrderedLink } from '../store/pull-record.js';
 import type { OrderState } from '../store/frontier.js';
 import type { Rescore } from '../store/priorities.js';
-import { childStates } from '../order/children.js';
-import { CUE_KINDS, joinCues, linkCues, splitCues } from '../order/cues.js';
-import { CueModel } from '../order/model.js';
-import { focusedPriority, priorityOf, PROMOTE, rescoreDue, START, type LinkState, type Order } from '../order/priority.js';
-import { absoluteValue, relativeValue, VALUE_DEFAULTS, valueKinds, type ValueParams } from '../order/link-value.js';
-import { shippedValue } from './shipped-prior.js';
-import { yieldRelevance } from '../order/relevance.js';
-import { neighbourhood } from '../order/shark.js';
-import type { Topic } from '../focus/topic.js';
-import { stem } from '../focus/terms.js';
+import { childStates } from '../schedule/links/children.js';
+import { CUE_KINDS, joinCues, linkCues, splitCues } from '../schedule/links/cues.js';
+import { CueModel } from '../schedule/links/model.js';
+import { focusedPriority, priorityOf, PROMOTE, rescoreDue, START, type LinkState, type Order } from '../schedule/links/priority.js';
+import { absoluteValue, relativeValue, VALUE_DEFAULTS, valueKinds, type ValueParams } from '../schedule/links/link-value.js';
+import { shippedValue } from '../schedule/links/shipped-prior.js';
+import { yieldRelevance } from '../schedule/links/relevance.js';
+import { neighbourhood } from '../schedule/links/shark.js';
+import type { Topic } from '../schedule/focus/topic.js';
+import { stem } from '../schedule/focus/terms.js';
 
 /**
- * The crawl's side of an ordered crawl (src/order): one cue model learned from every pulled
+ * The crawl's side of an ordered crawl (src/schedule/links): one cue model learned from every pulled
  * page, the pulled page's links scored with it. A page queued by a breadth-first run has no
- * stored cues: its URL and anchor give them. With a topic (`--focus`, src/focus) a page's
+ * stored cues: its URL and anchor give them. With a topic (`--focus`, src/schedule/focus) a page's
  * relevance is its similarity to the topic and a link's neighbourhood the similarity of its
  * words; without one both come from the yield of new external URLs.
  */

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Policy } from '../bandit/policy.js';
-import { randomFor } from '../bandit/random.js';
-import type { Rewards } from '../bandit/reward.js';
+import type { Policy } from '../schedule/sites/policy.js';
+import { randomFor } from '../schedule/sites/random.js';
+import type { Rewards } from '../schedule/sites/reward.js';
 import { sharedByWorkers, type Db } from '../db/db.js';
 import { endIfFrozen, keepReconnecting } from '../db/lost-connection.js';
-import { Topic } from '../focus/topic.js';
-import { termCounts } from '../focus/terms.js';
+import { Topic } from '../schedule/focus/topic.js';
+import { termCounts } from '../schedule/focus/terms.js';
 import type { FrontierPage } from '../store/frontier.js';
 import { PolitenessWriter } from '../store/politeness.js';
 import { rescoreQueued } from '../store/priorities.js';

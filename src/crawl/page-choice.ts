@@ -1,4 +1,4 @@
-import type { Arm } from '../bandit/policy.js';
+import type { Arm } from '../schedule/sites/policy.js';
 import type { FrontierPage } from '../store/frontier.js';
 import type { Prioritize, Rescore } from '../store/priorities.js';
 import type { Settings } from '../store/settings.js';
@@ -18,7 +18,7 @@ export interface SiteCounts {
 
 /**
  * The queued pages a choice reads and changes: the store's (the crawl), or the offline replay's
- * in-memory twin (src/harvest), so both choose with this same code.
+ * in-memory twin (src/replay), so both choose with this same code.
  */
 export interface SiteQueues {
   /** the site's next page up to maxLevel (the frontier's order), or undefined */

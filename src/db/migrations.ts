@@ -199,7 +199,7 @@ export const migrations: string[] = [
   UPDATE fetches SET reward_pairs = reward;
   INSERT OR IGNORE INTO settings (key, value) SELECT 'reward', 'pairs' WHERE EXISTS (SELECT 1 FROM fetches);
   `,
-  // 6: best-first order inside a site (src/order). NULL in breadth-first crawls, so they pay for
+  // 6: best-first order inside a site (src/schedule/links). NULL in breadth-first crawls, so they pay for
   // neither the columns nor the index: the index holds only queued pages that have a priority.
   `
   ALTER TABLE pages ADD COLUMN priority REAL;            -- predicted new external URLs, higher first
@@ -207,9 +207,9 @@ export const migrations: string[] = [
   CREATE INDEX pages_best ON pages (site_id, priority DESC, level, id) WHERE status = 'queued' AND priority IS NOT NULL;
   `,
   // 7: ordered crawls keep with each queued page what the focused-crawling article's methods need
-  // (src/order): the cues of the link that queued it, OTIE cash, Shark-Search inheritance, the
+  // (src/schedule/links): the cues of the link that queued it, OTIE cash, Shark-Search inheritance, the
   // tunnel distance and how many fetched pages link to it (the template rule); topic-focused crawls
-  // (src/focus) each pulled page's relevance and terms. NULL elsewhere.
+  // (src/schedule/focus) each pulled page's relevance and terms. NULL elsewhere.
   `
   ALTER TABLE pages ADD COLUMN cues TEXT;
   ALTER TABLE pages ADD COLUMN cash REAL;

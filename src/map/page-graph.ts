@@ -1,6 +1,6 @@
 /**
  * A site's internal link graph as plain data (what the map and the link check compute on).
- * Pages are numbered by their database ids; the store fills it (src/store/page-graph.ts).
+ * Pages are numbered by their database ids; the store fills it (src/store/page-graph-rows.ts).
  */
 export interface PageNode {
   id: number;

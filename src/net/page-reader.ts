@@ -21,7 +21,7 @@ import { RobotsCache, type OriginRobots, type RobotsVerdict } from './robots-cac
 import { HostBusy } from './shared-host-gate.js';
 import { ExternalMemory } from './external-memory.js';
 import { LargeBodies } from './large-bodies.js';
-import { VALUE_DEFAULTS, valueKinds } from '../order/link-value.js';
+import { VALUE_DEFAULTS, valueKinds } from '../schedule/links/link-value.js';
 
 /** The cues the analysis makes for --order value: only the kinds it reads. */
 const VALUE_KINDS = valueKinds(VALUE_DEFAULTS);

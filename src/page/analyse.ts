@@ -6,8 +6,8 @@ import { MAX_BODY_TEXT, type PageText } from './page-text.js';
 import { ContentHash, type PagePrint } from './page-fingerprint.js';
 import { finalLinks, type LinkSettings } from './final-links.js';
 import { resolveHref } from '../url/url.js';
-import { CUE_KINDS, joinCues, linkCues } from '../order/cues.js';
-import { termCounts } from '../focus/terms.js';
+import { CUE_KINDS, joinCues, linkCues } from '../schedule/links/cues.js';
+import { termCounts } from '../schedule/focus/terms.js';
 import type { SiteParamRules } from '../params/rules.js';
 
 /** What the crawl keeps of an analysed page: its encoding, its sorted links, its fingerprint, and its text when indexed. */
@@ -91,7 +91,7 @@ export interface AnalyseJob {
   indexText?: boolean;
   /** topic-focused crawls: each link's context and the page's term counts */
   focus?: boolean;
-  /** the kinds of cue (order/cues.ts) to make for each link: orders that learn from them (--order value); a focused crawl makes all */
+  /** the kinds of cue (schedule/links/cues.ts) to make for each link: orders that learn from them (--order value); a focused crawl makes all */
   cues?: readonly string[];
   /** what settles the links (final-links.ts): the crawl's settings and the site's parameter rules */
   settings: LinkSettings;

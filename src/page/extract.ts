@@ -8,7 +8,7 @@ export type LinkTag = 'a' | 'area' | 'frame' | 'iframe';
 /**
  * `path` and `around` only with the `context` option: the link's place in the page (its three
  * nearest enclosing elements, each with its first class: 'div.related>ul>li') and the text just
- * before it in its block. Topic-focused crawls score links by them (src/order/cues.ts).
+ * before it in its block. Topic-focused crawls score links by them (src/schedule/links/cues.ts).
  */
 export interface RawLink { href: string; tag: LinkTag; text: string; rel: string; path?: string; around?: string }
 export interface Extracted {

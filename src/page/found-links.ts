@@ -12,7 +12,7 @@ export interface Hold {
 export interface FoundLinks {
   /**
    * `hold`: stored, never fetched. `anchor`: the link's text; `cues`: what an ordered crawl learns
-   * from (src/order/cues.ts, space-separated), when the page was read with context.
+   * from (src/schedule/links/cues.ts, space-separated), when the page was read with context.
    */
   internal: { url: string; key: string; anchor?: string; cues?: string; hold?: Hold }[];
   /** `host`: the key's host (www. folded, like the key): what the hosts reward counts. */

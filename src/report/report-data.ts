@@ -39,7 +39,7 @@ export interface ReportData {
   /** links not followed, by kind, most first */
   badKinds: [string, number][];
   settings: [string, string][];
-  /** a line for each site the scheduler barely crawled while pages were queued (bandit/barely-crawled.ts) */
+  /** a line for each site the scheduler barely crawled while pages were queued (schedule/sites/barely-crawled.ts) */
   barely: string[];
 }
 

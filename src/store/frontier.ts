@@ -37,7 +37,7 @@ export class Frontier {
   /**
    * ordered: the eligible page (level <= maxLevel) of highest priority instead, ties in
    * breadth-first order; pages_best (partial: queued pages with a priority) answers it. A start
-   * page holds the site's first cash (src/order/cash.ts). The unary plus keeps the level bound
+   * page holds the site's first cash (src/schedule/links/cash.ts). The unary plus keeps the level bound
    * off the index choice: on the level it would pick pages_frontier and sort the whole queue
    * (1.6 ms a call on a 4,000-page queue, against 0.01 ms walking pages_best).
    */

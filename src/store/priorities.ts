@@ -2,7 +2,7 @@ import type { OrderState } from './frontier.js';
 import type { Db } from '../db/db.js';
 import { textPosition } from '../db/dialect.js';
 
-/** The priority of a queued page from what the order keeps with it (src/order). */
+/** The priority of a queued page from what the order keeps with it (src/schedule/links). */
 export type Prioritize = (siteId: number, url: string, anchor: string, state: OrderState) => number;
 
 /**

@@ -1,6 +1,6 @@
 // What one pull of the frontier produced, as the store records it: the crawl fills it, the pull
 // writer commits it in one transaction.
-import type { Rewards } from '../bandit/reward.js';
+import type { Rewards } from '../schedule/sites/reward.js';
 import type { FoundLinks } from '../page/found-links.js';
 import type { Prioritize, Rescore } from './priorities.js';
 import type { PagePrint } from '../page/page-fingerprint.js';

@@ -1,4 +1,4 @@
-import type { Rewards } from '../bandit/reward.js';
+import type { Rewards } from '../schedule/sites/reward.js';
 import { sharedByWorkers, type Db, type RunResult, type Statement } from '../db/db.js';
 import type { FrontierPage } from './frontier.js';
 import { fingerprint } from '../url/key-hash.js';
@@ -22,7 +22,7 @@ export interface PullWriterOptions {
   group?: GroupCommit;
   /** Which of the three rewards the pull's `reward` (and the site's sums) counts. Default urls. */
   reward?: keyof Rewards;
-  /** Ordered crawls (src/order): how the pulled page's links are scored. Without it pages get no priority (breadth-first). */
+  /** Ordered crawls (src/schedule/links): how the pulled page's links are scored. Without it pages get no priority (breadth-first). */
   order?: LinkOrder;
   /** Keep pages' text and the anchor texts of links to them in the full-text index (setting index-text). */
   indexText?: boolean;

@@ -1,8 +1,8 @@
-import { DEFAULTS, policyNames, type PolicyName } from '../bandit/registry.js';
+import { DEFAULTS, policyNames, type PolicyName } from '../schedule/sites/registry.js';
 import { UsageError } from '../errors.js';
 import { defaultSkipExtensions, type SkipExtensions } from '../url/file-links.js';
 import type { SessionIds } from '../url/session-ids.js';
-import { rewardModes, type RewardMode } from '../bandit/reward.js';
+import { rewardModes, type RewardMode } from '../schedule/sites/reward.js';
 import type { Db } from '../db/db.js';
 import { RECONNECT_MS } from '../db/lost-connection.js';
 
@@ -43,8 +43,8 @@ export interface Settings {
   'index-text': 'yes' | 'no'; // keep fetched pages' text in the full-text index (beebot search)
   budget: number | null; // total pages for this database; null = until every site is exhausted
   policy: PolicyName;
-  order: 'bfs' | 'best-first' | 'plain' | 'shark-search' | 'otie' | 'value'; // inside a site (src/order/priority.ts)
-  focus: string | null; // topic-focused crawl: the topic's words or example text (src/focus); null = none
+  order: 'bfs' | 'best-first' | 'plain' | 'shark-search' | 'otie' | 'value'; // inside a site (src/schedule/links/priority.ts)
+  focus: string | null; // topic-focused crawl: the topic's words or example text (src/schedule/focus); null = none
   'focus-threshold': number; // a page is relevant to the topic from this cosine similarity on
   reward: RewardMode; // what a pull's reward counts: new external URLs, new outside hosts or (page, URL) pairs
   quantum: number; // round-robin, auto: pages per site per turn (q)

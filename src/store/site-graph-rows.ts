@@ -2,7 +2,7 @@ import { sqliteOf, type Db } from '../db/db.js';
 import { byStore } from '../db/dialect.js';
 import { registerUrlFunctions } from '../db/url-functions.js';
 
-/** The node a linked URL counts for in the site graph, or null for none (graph/site-graph.ts). */
+/** The node a linked URL counts for in the site graph, or null for none (site-graph/site-graph.ts). */
 export type NodeOf = (url: string) => string | null;
 
 /** The live external links counted as the site graph reads them. */

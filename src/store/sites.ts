@@ -2,7 +2,7 @@ import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
 import { boundsKey, domainOf, nestedSites, overlapsOf, siteRule, sitesByDomain, type Scope, type SiteRule } from '../url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import type { SessionIds } from '../url/session-ids.js';
-import type { RewardMode } from '../bandit/reward.js';
+import type { RewardMode } from '../schedule/sites/reward.js';
 import type { Db } from '../db/db.js';
 import { returning } from '../db/dialect.js';
 import { givePagesToOwners, type PagesGiven } from '../db/page-owners.js';

@@ -1,10 +1,10 @@
-import { barelyCrawled, barelyCrawledLine } from '../bandit/barely-crawled.js';
+import { barelyCrawled, barelyCrawledLine } from '../schedule/sites/barely-crawled.js';
 import { hostInSite } from '../url/scope.js';
 import type { Db } from '../db/db.js';
 import { readPoliteness, type HostPoliteness } from './politeness.js';
 import { readSettings } from './settings.js';
 import { distinctExternal, distinctExternalBySite } from './distinct.js';
-import type { RewardMode } from '../bandit/reward.js';
+import type { RewardMode } from '../schedule/sites/reward.js';
 import { listSites, ruleOf } from './sites.js';
 
 export type SiteState = 'pending' | 'crawling' | 'exhausted' | 'capped' | 'not-available';
@@ -166,7 +166,7 @@ function hostnameOf(host: string): string {
   return new URL(`http://${host}/`).hostname;
 }
 
-/** A line for each site the scheduler barely crawled while pages were queued (bandit/barely-crawled.ts). */
+/** A line for each site the scheduler barely crawled while pages were queued (schedule/sites/barely-crawled.ts). */
 export function barelyCrawledLines(st: Status, policy: string): string[] {
   const sites = st.sites.map((s) => ({ name: s.short ?? new URL(s.url).hostname, fetched: s.pages_fetched, frontier: s.frontier, open: s.state === 'crawling' || s.state === 'pending' }));
   return barelyCrawled(sites).map((s) => barelyCrawledLine(s, policy));

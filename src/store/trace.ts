@@ -1,4 +1,4 @@
-import type { RewardMode } from '../bandit/reward.js';
+import type { RewardMode } from '../schedule/sites/reward.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from './settings.js';
 import { listSites } from './sites.js';

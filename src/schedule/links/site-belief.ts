@@ -19,7 +19,7 @@ export const OPTIMISM = 1;
 /**
  * The pages a site's yield now is read from: its last RECENT (after the start page). A site's yield
  * falls as it is crawled (a hub pays once, its links then repeat), so its mean over all its pages
- * overrates its next one; sw-ucb and rr-ucb read the same window (bandit/registry.ts DEFAULTS.window).
+ * overrates its next one; sw-ucb and rr-ucb read the same window (schedule/sites/registry.ts DEFAULTS.window).
  */
 export const RECENT = 50;
 

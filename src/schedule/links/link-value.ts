@@ -8,7 +8,7 @@ import type { CueModel, CuePrior } from './model.js';
  * optimism for a block the site has not tried yet: links of the same list of the same template
  * pay alike, so one pull of a new block says what the whole block is worth (SB-CLASSIFIER's
  * groups, with an optimistic index instead of a sleeping bandit). The value is in the same unit
- * on every site, so one scheduler can compare the next pages of all sites (bandit/pages.ts).
+ * on every site, so one scheduler can compare the next pages of all sites (schedule/sites/pages.ts).
  * Pure.
  */
 export interface ValueParams {

@@ -1,9 +1,9 @@
-import { linkCues, splitCues } from '../order/cues.js';
-import type { CuePrior, CueStats } from '../order/model.js';
-import { contentOf, type WebGraph } from './page-graph.js';
+import { linkCues, splitCues } from '../schedule/links/cues.js';
+import type { CuePrior, CueStats } from '../schedule/links/model.js';
+import { contentOf, type WebGraph } from './web-graph.js';
 
 /**
- * The cue prior (order/model.ts CuePrior) of some sites' page graphs: each site read
+ * The cue prior (schedule/links/model.ts CuePrior) of some sites' page graphs: each site read
  * breadth-first (level, then page order), every page's reward its external URLs new to the site,
  * learned under the cues of the first link that reaches it (the link a crawl would queue it by).
  * Pure; the sites given are the training sites, never the measured ones.

@@ -1,6 +1,6 @@
 import type { PullResult } from '../store/pull-record.js';
 import { urlKey } from '../url/url.js';
-import type { GraphLink, GraphPage, SiteGraph, WebGraph } from './page-graph.js';
+import type { GraphLink, GraphPage, SiteGraph, WebGraph } from './web-graph.js';
 
 export interface GraphSeed {
   host: string;

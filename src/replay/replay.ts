@@ -1,13 +1,13 @@
-import type { Policy } from '../bandit/policy.js';
-import { randomFor } from '../bandit/random.js';
+import type { Policy } from '../schedule/sites/policy.js';
+import { randomFor } from '../schedule/sites/random.js';
 import { CrawlOrder } from '../crawl/crawl-order.js';
 import { CrawlState } from '../crawl/crawl-state.js';
 import { PageChoice } from '../crawl/page-choice.js';
-import type { Order } from '../order/priority.js';
-import type { ValueParams } from '../order/link-value.js';
+import type { Order } from '../schedule/links/priority.js';
+import type { ValueParams } from '../schedule/links/link-value.js';
 import { defaults, type Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
-import type { WebGraph } from './page-graph.js';
+import type { WebGraph } from './web-graph.js';
 import { ReplayStore, type ReplayPull } from './replay-store.js';
 
 export interface ReplayOptions {
@@ -19,7 +19,7 @@ export interface ReplayOptions {
   /** the crawl's settings that decide which page comes next (default: beebot's defaults) */
   maxLevel?: number;
   deadEndAfter?: number | null;
-  /** --order value's constants (default: as a live crawl has them, crawl/shipped-prior.ts) */
+  /** --order value's constants (default: as a live crawl has them, schedule/links/shipped-prior.ts) */
   value?: ValueParams;
 }
 

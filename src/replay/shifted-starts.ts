@@ -1,4 +1,4 @@
-import type { GraphPage, SiteGraph, WebGraph } from './page-graph.js';
+import type { GraphPage, SiteGraph, WebGraph } from './web-graph.js';
 
 /**
  * The sites of a graph seeded elsewhere, to judge a scheduler under shift: on the replay web every

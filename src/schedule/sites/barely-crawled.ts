@@ -1,4 +1,4 @@
-import { counted } from '../markup/counted.js';
+import { counted } from '../../markup/counted.js';
 
 /**
  * Sites the scheduler gave few pages while their frontier still held some: an adaptive crawl

@@ -1,6 +1,6 @@
-import type { Policy } from '../bandit/policy.js';
-import type { Order } from '../order/priority.js';
-import type { WebGraph } from './page-graph.js';
+import type { Policy } from '../schedule/sites/policy.js';
+import type { Order } from '../schedule/links/priority.js';
+import type { WebGraph } from './web-graph.js';
 import { pageSets, references, type PageSet, type References } from './references.js';
 import { replay } from './replay.js';
 

@@ -1,11 +1,11 @@
-import { mulberry32 } from '../bandit/random.js';
-import type { Policy } from '../bandit/policy.js';
-import type { Order } from '../order/priority.js';
-import type { ValueParams } from '../order/link-value.js';
-import { subGraph, type WebGraph } from './page-graph.js';
+import { mulberry32 } from '../schedule/sites/random.js';
+import type { Policy } from '../schedule/sites/policy.js';
+import type { Order } from '../schedule/links/priority.js';
+import type { ValueParams } from '../schedule/links/link-value.js';
+import { subGraph, type WebGraph } from './web-graph.js';
 import type { PageSet } from './references.js';
 import { perfectPredictor, references, type References } from './references.js';
-import { oracle } from '../bandit/oracle.js';
+import { oracle } from '../schedule/sites/oracle.js';
 import { replay } from './replay.js';
 
 /**

@@ -2,8 +2,8 @@ import type { FrontierPage, OrderState } from '../store/frontier.js';
 import { rescores, type Prioritize, type Rescore } from '../store/priorities.js';
 import type { LinkOrder, OrderedLink, PageStatus } from '../store/pull-record.js';
 import type { SiteQueues } from '../crawl/page-choice.js';
-import { START } from '../order/priority.js';
-import { contentOf, type GraphLink, type SiteGraph, type WebGraph } from './page-graph.js';
+import { START } from '../schedule/links/priority.js';
+import { contentOf, type GraphLink, type SiteGraph, type WebGraph } from './web-graph.js';
 
 /** A row of the replay's pages: the columns of the store's `pages` that a crawl's choices read. */
 interface Row {

@@ -14,7 +14,7 @@ export interface GraphLink {
   to: number;
   /** the link's anchor text */
   anchor: string;
-  /** its cues as a topic-focused crawl reads them (src/order/cues.ts: URL, anchor, text before it, title, tag path) */
+  /** its cues as a topic-focused crawl reads them (src/schedule/links/cues.ts: URL, anchor, text before it, title, tag path) */
   cues: string;
   /** its spelling, when not the page's (another scheme, www.): a page queued by this link is fetched so */
   url?: string;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { priorFromFile } from '../order/cue-prior-file.js';
-import { VALUE_DEFAULTS, type ValueParams } from '../order/link-value.js';
-import type { CuePrior } from '../order/model.js';
+import { priorFromFile } from './cue-prior-file.js';
+import { VALUE_DEFAULTS, type ValueParams } from './link-value.js';
+import type { CuePrior } from './model.js';
 
 /**
  * The cue prior shipped with beebot: data/cue-prior.json at the package's root, built by
@@ -9,11 +9,11 @@ import type { CuePrior } from '../order/model.js';
  * from src/ (the tests) or dist/src/.
  */
 export const SHIPPED_PRIOR: URL = (() => {
-  for (const up of ['../../', '../../../']) {
+  for (const up of ['../../../', '../../../../']) {
     const u = new URL(`${up}data/cue-prior.json`, import.meta.url);
     if (existsSync(u)) return u;
   }
-  return new URL('../../../data/cue-prior.json', import.meta.url);
+  return new URL('../../../../data/cue-prior.json', import.meta.url);
 })();
 
 let cached: CuePrior | undefined;

@@ -1,6 +1,6 @@
-import { oracleCurve } from '../bandit/oracle.js';
-import type { Policy } from '../bandit/policy.js';
-import { contentOf, type WebGraph } from './page-graph.js';
+import { oracleCurve } from '../schedule/sites/oracle.js';
+import type { Policy } from '../schedule/sites/policy.js';
+import { contentOf, type WebGraph } from './web-graph.js';
 import { replay } from './replay.js';
 
 /**
