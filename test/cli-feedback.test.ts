@@ -305,7 +305,7 @@ describe('one vocabulary', () => {
     const status = (await beebot(['status'], { db })).stdout.split('\n');
     expect(status[0]!.split('\t')).toEqual(expect.arrayContaining(['ext pairs', 'not followed']));
     expect(status[0]!.split('\t')).not.toContain('bad');
-    expect(status).toContain('reward: urls (a page scores its external URLs new to the site)');
+    expect(status).toContain('the scheduler counts external URLs new to each site (--reward urls)');
     expect((await beebot(['hosts'], { db })).stdout.split('\n')[0]).toBe('host\tdomain\tsites\tpairs\tpages\ttarget_site');
   });
 

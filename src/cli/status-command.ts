@@ -48,7 +48,7 @@ export function statusCommand(): Command {
         for (const l of barelyCrawledOf(db, st)) process.stdout.write((tty ? (x: string) => fit(screen(x), width) : (x: string) => x)(l) + '\n');
         const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
         process.stdout.write(`budget: ${budget}; max level ${st.max_level}\n`);
-        process.stdout.write(`reward: ${st.reward} (${REWARD_WORDS[st.reward]})\n`);
+        process.stdout.write(`the scheduler counts ${REWARD_WORDS[st.reward]} (--reward ${st.reward})\n`);
         if (st.focus) process.stdout.write(`focus: "${st.focus.topic.slice(0, 80)}"; relevant: cosine similarity >= ${st.focus.threshold}\n`);
         process.stdout.write('ext URLs: distinct external URLs; ext hosts: outside hosts\n');
         process.stdout.write('ext pairs: (page, external URL) pairs; totals: distinct over all sites\n');
@@ -64,7 +64,7 @@ const SITEMAP_PROBLEMS_SHOWN = 3;
 export const barelyCrawledOf = (db: Db, st: Status = readStatus(db)): string[] => barelyCrawledLines(st, readSettings(db).policy);
 
 /** What each reward mode counts, in the words of the columns above. */
-const REWARD_WORDS: Record<RewardMode, string> = { urls: 'a page scores its external URLs new to the site', hosts: 'a page scores its outside hosts new to the site', pairs: 'a page scores its new (page, external URL) pairs' };
+const REWARD_WORDS: Record<RewardMode, string> = { urls: 'external URLs new to each site', hosts: 'outside hosts new to each site', pairs: 'new (page, external URL) pairs' };
 
 /** Columns a terminal table leaves out unless --wide: the rest fits 80 columns. */
 const NARROW_LEFT_OUT = new Set(['deepest', 'internal', 'files', 'skipped', 'not followed', 'reward', 'politeness']);

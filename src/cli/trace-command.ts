@@ -6,10 +6,10 @@ import { counted } from '../markup/counted.js';
 import { quietOption, toldWritten, writeWhole } from './write-file.js';
 
 export function traceCommand(): Command {
-  const trace = new Command('trace').description('the record of every pull: site, page, reward, time');
+  const trace = new Command('trace').description('the record of every page fetched: site, page, what it earned, time');
   trace
     .command('export <file>')
-    .description("write each site's reward sequence in crawl order, and every pull, as JSON ('-' = stdout)")
+    .description("write each site's reward sequence in crawl order, and every page fetched, as JSON ('-' = stdout)")
     .addOption(quietOption())
     .action(async (file: string, opts: { quiet?: boolean }, cmd: Command) => {
       if (file !== '-' && !/\.json$/i.test(file)) throw new UsageError(`trace files are JSON: use a .json name or '-', got '${file}'`);
