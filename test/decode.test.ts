@@ -12,8 +12,9 @@ import {
   decodeHtml,
   prescan,
 } from '../src/page/decode.js';
+import { shared } from './helpers/shared.js';
 
-const testdata = (path: string): URL => new URL(`../../shared/testdata/${path}`, import.meta.url);
+const testdata = (path: string): URL => shared(`testdata/${path}`);
 
 describe('html5lib encoding prescan tests', () => {
   // Cases expected to fail, with the reason; asserted below so the list can't rot.

@@ -13,8 +13,9 @@ import {
   clampCrawlDelay, MAX_ROBOTS_BYTES, parseRobotsTxt, PRODUCT_TOKEN, ROBOTS_RETRY_MS, robotsFromResponse, robotsUrl,
   type RobotsRules,
 } from '../src/net/robots.js';
+import { shared } from './helpers/shared.js';
 
-const data = new URL('../../shared/testdata/', import.meta.url);
+const data = shared('testdata/');
 const read = <T>(path: string): T => JSON.parse(readFileSync(new URL(path, data), 'utf8')) as T;
 
 /** What our matcher says, or 'throws' (isAllowed refuses a URL that is not on the file's origin). */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fetchUrl, parseSeedUrl, resolveHref, urlKey } from '../src/url/url.js';
 import { cutUrl } from '../src/markup/cut-url.js';
+import { shared } from './helpers/shared.js';
 
 const u = (s: string): URL => new URL(s);
 
@@ -101,7 +102,7 @@ describe('parseSeedUrl', () => {
 // Cases from other normalizers that agree with our documented rules (SOURCE.txt there explains
 // why most of them do not: sorted queries, stripped www, uppercased escapes are not our rules).
 describe('shared url-normalization data', () => {
-  const dir = new URL('../../shared/testdata/url-normalization/', import.meta.url);
+  const dir = shared('testdata/url-normalization/');
   const load = (f: string): { id: string; input: unknown; expected: string | null }[] =>
     JSON.parse(readFileSync(new URL(f, dir), 'utf8')).cases;
 

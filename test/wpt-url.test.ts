@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveHref } from '../src/url/url.js';
+import { shared } from './helpers/shared.js';
 
-const dir = new URL('../../shared/testdata/wpt-url/', import.meta.url);
+const dir = shared('testdata/wpt-url/');
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, dir), 'utf8'));
 
 const ATTRS = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash', 'origin'] as const;
