@@ -35,15 +35,25 @@ describe('a PostgreSQL server frozen for good', () => {
     expect((await beebot(['config', 'set', 'db-reconnect', '3000'], { db })).code).toBe(0);
     const run = beebot(['crawl', '--delay', '100', '--concurrency', '2', ...web.resolveArgs()], { db });
     let lines = 0;
-    await new Promise<void>((resolve) => run.child.stderr!.on('data', (d: Buffer | string) => (lines += String(d).split('\n').length - 1) >= 10 && resolve()));
+    // Ten progress lines, or the crawl's end: a crawl that ended before the freeze fails here with what it said, not by the test's timeout.
+    const early = await Promise.race([
+      new Promise<null>((resolve) => run.child.stderr!.on('data', (d: Buffer | string) => (lines += String(d).split('\n').length - 1) >= 10 && resolve(null))),
+      run,
+    ]);
+    expect(early, early ? `the crawl ended before the freeze: ${early.stderr.slice(-1500)}` : '').toBeNull();
     cluster.pause();
     const frozenAt = Date.now();
     let r;
+    let outlived = false;
+    // The watchdog ends it within db-reconnect; one that does not is ended here, so the test says so at once.
+    const guard = setTimeout(() => ((outlived = true), run.child.kill('SIGKILL')), 30_000);
     try {
       r = await run;
     } finally {
+      clearTimeout(guard);
       cluster.resume();
     }
+    expect(outlived, `the crawl outlived the freeze by 30 s; it said: ${r.stderr.slice(-1500)}`).toBe(false);
     const waited = Date.now() - frozenAt;
     expect(r.signal).toBe('SIGKILL');
     expect(said(r.stderr)).toEqual([expect.stringMatching(/^beebot: PostgreSQL at \S+ has not answered for [\d.]+ m?s \(frozen, or its disk hangs\); ending the process \(exit status 137\); run it again once the server answers$/)]);
