@@ -4,15 +4,14 @@ import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
+import { describe, expect, it } from 'vitest';
 import { commandNamed } from '../src/cli/main.js';
-import { beebot, tempDir } from './helpers/cli.js';
+import { beebot } from './helpers/cli.js';
+import { withFixtureWeb } from './helpers/fixture-run.js';
 
-let web: FixtureWeb;
-let tmp: ReturnType<typeof tempDir>;
+const fx = withFixtureWeb();
 let n = 0;
-const newDb = () => join(tmp.dir, `db-${++n}.db`);
+const newDb = () => join(fx.tmp.dir, `db-${++n}.db`);
 const count = (db: string, sql: string) => {
   const d = new Database(db, { readonly: true });
   try {
@@ -26,14 +25,6 @@ const oneLineError = (stderr: string) => {
   expect(stderr).toMatch(/^beebot: /);
 };
 
-beforeAll(async () => {
-  web = await startFixtureWeb();
-  tmp = tempDir();
-});
-afterAll(async () => {
-  await web?.close();
-  tmp?.cleanup();
-});
 
 describe('help and usage errors', () => {
   const commands = [[], ['seeds'], ['seeds', 'add'], ['seeds', 'import'], ['seeds', 'list'], ['seeds', 'remove'], ['config'], ['config', 'get'], ['config', 'set'], ['crawl'], ['status'], ['export'],
@@ -108,7 +99,7 @@ describe('seeds', () => {
 
   it('import takes CSV with a header, skips duplicates, and rejects a file with an invalid URL whole', async () => {
     const db = newDb();
-    const csv = join(tmp.dir, 'seeds.csv');
+    const csv = join(fx.tmp.dir, 'seeds.csv');
     writeFileSync(csv, 'url,name,short,group\r\nhttps://a.example/,"A, Inc.",a,university\r\nb.example,B,b,institute\r\nwww.a.example,dup,,\r\n');
     const r = await beebot(['seeds', 'import', csv], { db });
     expect(r.code).toBe(0);
@@ -117,7 +108,7 @@ describe('seeds', () => {
     const list = JSON.parse((await beebot(['seeds', 'list', '--json'], { db })).stdout);
     expect(list.map((s: { name: string }) => s.name)).toEqual(['A, Inc.', 'B']);
 
-    const txt = join(tmp.dir, 'seeds.txt');
+    const txt = join(fx.tmp.dir, 'seeds.txt');
     writeFileSync(txt, '# my sites\nc.example\nhttp://d.example/x\nmailto:someone@e.example\n');
     const bad = await beebot(['seeds', 'import', txt], { db });
     expect(bad.code).toBe(2);
@@ -156,7 +147,7 @@ describe('config', () => {
 });
 
 describe('crawl', () => {
-  const crawl = (db: string, ...args: string[]) => beebot(['crawl', '--delay', '0', ...args, ...web.resolveArgs()], { db });
+  const crawl = (db: string, ...args: string[]) => beebot(['crawl', '--delay', '0', ...args, ...fx.web.resolveArgs()], { db });
 
   it('with no sites is a usage error', async () => {
     const r = await beebot(['crawl'], { db: newDb() });
@@ -166,7 +157,7 @@ describe('crawl', () => {
 
   it('spends exactly the budget, continues towards it on a rerun, and extends it', async () => {
     const db = newDb();
-    await beebot(['seeds', 'add', web.url('thin.test')], { db });
+    await beebot(['seeds', 'add', fx.web.url('thin.test')], { db });
     expect((await crawl(db, '--budget', '10')).stdout).toContain('budget reached');
     expect(count(db, 'SELECT count(*) FROM fetches')).toBe(10);
     expect((await crawl(db)).stdout).toContain('this run: 0 pages');
@@ -185,7 +176,7 @@ describe('crawl', () => {
 
     const db = newDb();
     await beebot(['seeds', 'add', `http://dead.test:${deadPort}/`], { db });
-    await beebot(['seeds', 'add', web.url('tiny.test')], { db });
+    await beebot(['seeds', 'add', fx.web.url('tiny.test')], { db });
     const r = await crawl(db, '--resolve', `dead.test:${deadPort}:127.0.0.1`);
     expect(r.code).toBe(0);
     const st = JSON.parse((await beebot(['status', '--json'], { db })).stdout);
@@ -196,18 +187,18 @@ describe('crawl', () => {
 
   it('reaches sites through --proxy', async () => {
     const db = newDb();
-    await beebot(['seeds', 'add', web.url('tiny.test')], { db });
-    const before = web.requests;
-    const r = await beebot(['crawl', '--delay', '0', '--proxy', `http://127.0.0.1:${web.port}`], { db });
+    await beebot(['seeds', 'add', fx.web.url('tiny.test')], { db });
+    const before = fx.web.requests;
+    const r = await beebot(['crawl', '--delay', '0', '--proxy', `http://127.0.0.1:${fx.web.port}`], { db });
     expect(r.code).toBe(0);
     expect(count(db, "SELECT count(*) FROM pages WHERE status = 'done'")).toBe(3);
-    expect(web.requests - before).toBe(4); // robots.txt and three pages, all through the proxy (the PDF is a file: stored, not fetched)
+    expect(fx.web.requests - before).toBe(4); // robots.txt and three pages, all through the proxy (the PDF is a file: stored, not fetched)
   });
 
   it('refuses a second crawl on the same database while one runs', async () => {
     const db = newDb();
-    await beebot(['seeds', 'add', web.url('thin.test')], { db });
-    const first = beebot(['crawl', '--delay', '200', ...web.resolveArgs()], { db });
+    await beebot(['seeds', 'add', fx.web.url('thin.test')], { db });
+    const first = beebot(['crawl', '--delay', '200', ...fx.web.resolveArgs()], { db });
     await new Promise<void>((resolve) => first.child.stderr!.once('data', () => resolve()));
     const second = await crawl(db);
     expect(second.code).toBe(1);
@@ -218,7 +209,7 @@ describe('crawl', () => {
 
   it('freezes scope and normalize once pages are fetched', async () => {
     const db = newDb();
-    await beebot(['seeds', 'add', web.url('tiny.test')], { db });
+    await beebot(['seeds', 'add', fx.web.url('tiny.test')], { db });
     await crawl(db, '--budget', '1');
     const r = await beebot(['config', 'set', 'normalize', 'paper'], { db });
     expect(r.code).toBe(2);
@@ -247,7 +238,7 @@ describe('bad databases', () => {
   });
 
   it('export to an unknown extension is a usage error', async () => {
-    const r = await beebot(['export', join(tmp.dir, 'x.xlsx')], { db: newDb() });
+    const r = await beebot(['export', join(fx.tmp.dir, 'x.xlsx')], { db: newDb() });
     expect(r.code).toBe(2);
   });
 });

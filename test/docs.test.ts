@@ -13,11 +13,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSeeds } from '../fixtures/web.js';
 import { program } from '../src/cli/main.js';
-import { BIN, tempDir } from './helpers/cli.js';
+import { BIN } from './helpers/cli.js';
+import { withFixtureWeb } from './helpers/fixture-run.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
@@ -317,16 +317,7 @@ describe('docs', () => {
 });
 
 describe("the README's tour", () => {
-  let web: FixtureWeb;
-  let tmp: ReturnType<typeof tempDir>;
-  beforeAll(async () => {
-    web = await startFixtureWeb();
-    tmp = tempDir();
-  });
-  afterAll(async () => {
-    await web?.close();
-    tmp?.cleanup();
-  });
+  const fx = withFixtureWeb();
 
   it('runs as written on the fixture web, every command exiting 0', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -338,11 +329,11 @@ describe("the README's tour", () => {
     expect(urls.length).toBeGreaterThanOrEqual(3);
     expect(urls.length).toBeLessThanOrEqual(fixtureSeeds.length - 1);
     const sites = fixtureSeeds.filter((s) => s.host !== 'down.test'); // the one whose robots.txt answers 503: nothing there can be reached
-    const local = (s: string) => urls.reduce((acc, u, k) => acc.replaceAll(u, web.url(sites[k]!.host).replace(/\/$/, '')), s);
+    const local = (s: string) => urls.reduce((acc, u, k) => acc.replaceAll(u, fx.web.url(sites[k]!.host).replace(/\/$/, '')), s);
     const csv = blocks.filter((b) => b.lang === 'csv');
     expect(csv).toHaveLength(1);
     const csvFile = /beebot seeds import (\S+)/.exec(tour)![1]!;
-    writeFileSync(join(tmp.dir, csvFile), local(csv[0]!.lines.join('\n')) + '\n');
+    writeFileSync(join(fx.tmp.dir, csvFile), local(csv[0]!.lines.join('\n')) + '\n');
 
     const commands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.lines).flatMap((l) => simpleCommands(l));
     expect(commands.map((w) => w.slice(0, 2).join(' '))).toEqual(expect.arrayContaining(['beebot seeds', 'beebot crawl', 'beebot status', 'beebot export', 'beebot report']));
@@ -354,16 +345,16 @@ describe("the README's tour", () => {
         // budgets 50 times smaller, so that the fixture web is not exhausted before the resume
         const b = args.indexOf('--budget');
         if (b > 0) args[b + 1] = String(Math.max(1, Math.round(Number(args[b + 1]) / 50)));
-        args.push('--proxy', `http://127.0.0.1:${web.port}`, '--delay', '0');
+        args.push('--proxy', `http://127.0.0.1:${fx.web.port}`, '--delay', '0');
       }
       // The first crawl is stopped as the tour says, by Ctrl-C (SIGINT) after its first page: exit 130.
       const stop: boolean = args[0] === 'crawl' && !interrupted;
       interrupted ||= stop;
-      const r = await run(args, tmp.dir, stop);
+      const r = await run(args, fx.tmp.dir, stop);
       expect(r.code, `beebot ${args.join(' ')}\n${r.out}`).toBe(stop ? 130 : 0);
     }
     expect(interrupted).toBe(true);
-    for (const f of ['external.csv', 'sites.gexf', 'report.html']) expect(existsSync(join(tmp.dir, f)), f).toBe(true);
+    for (const f of ['external.csv', 'sites.gexf', 'report.html']) expect(existsSync(join(fx.tmp.dir, f)), f).toBe(true);
   }, 120_000);
 });
 

@@ -2,10 +2,10 @@
 // the live form on a real pseudo-terminal (util-linux `script`).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
+import { describe, expect, it } from 'vitest';
 import { duration, outcome, progressLines, RateWindow, shorten, type ProgressState } from '../src/cli/progress.js';
-import { BIN, beebot, tempDir } from './helpers/cli.js';
+import { BIN, beebot } from './helpers/cli.js';
+import { withFixtureWeb } from './helpers/fixture-run.js';
 
 const state: ProgressState = {
   used: 672, budget: 2000, rate: 12.34, distinctUrls: 1234, distinctHosts: 321,
@@ -66,34 +66,25 @@ describe('progressLines', () => {
 });
 
 describe('crawl output', () => {
-  let web: FixtureWeb;
-  let tmp: ReturnType<typeof tempDir>;
-  beforeAll(async () => {
-    web = await startFixtureWeb();
-    tmp = tempDir();
-  });
-  afterAll(async () => {
-    await web.close();
-    tmp.cleanup();
-  });
+  const fx = withFixtureWeb();
 
   it('piped: one tab-separated line per page on stderr (pulls, site, level, status, outcome, url), in pull order', async () => {
-    const db = join(tmp.dir, 'piped.db');
-    await beebot(['seeds', 'add', web.url('tiny.test'), '--short', 'tiny'], { db });
-    const r = await beebot(['crawl', '--delay', '0', ...web.resolveArgs()], { db });
+    const db = join(fx.tmp.dir, 'piped.db');
+    await beebot(['seeds', 'add', fx.web.url('tiny.test'), '--short', 'tiny'], { db });
+    const r = await beebot(['crawl', '--delay', '0', ...fx.web.resolveArgs()], { db });
     expect(r.code).toBe(0);
     const lines = r.stderr.trim().split('\n');
     expect(lines.length).toBe(3);
     expect(lines.map((l) => l.split('\t').length)).toEqual([6, 6, 6]);
     expect(lines.map((l) => l.split('\t')[0])).toEqual(['1', '2', '3']);
-    expect(lines[0]).toBe(`1\ttiny\t0\t200\t+0 ext\t${web.url('tiny.test')}`);
+    expect(lines[0]).toBe(`1\ttiny\t0\t200\t+0 ext\t${fx.web.url('tiny.test')}`);
     expect(r.stderr).not.toContain('\x1b');
   });
 
   it('on a terminal: two lines redrawn in place, then the summary', async () => {
-    const db = join(tmp.dir, 'tty.db');
-    await beebot(['seeds', 'add', web.url('thin.test')], { db });
-    const cmd = [process.execPath, BIN, '--db', db, 'crawl', '--delay', '0', '--budget', '20', ...web.resolveArgs()].map((a) => `'${a}'`).join(' ');
+    const db = join(fx.tmp.dir, 'tty.db');
+    await beebot(['seeds', 'add', fx.web.url('thin.test')], { db });
+    const cmd = [process.execPath, BIN, '--db', db, 'crawl', '--delay', '0', '--budget', '20', ...fx.web.resolveArgs()].map((a) => `'${a}'`).join(' ');
     const env = { ...process.env, TERM: 'xterm', COLUMNS: '100' } as Record<string, string | undefined>;
     delete env.CI;
     delete env.NO_COLOR;
@@ -113,9 +104,9 @@ describe('crawl output', () => {
   });
 
   it('CI set on a terminal: plain lines, nothing animated', async () => {
-    const db = join(tmp.dir, 'ci.db');
-    await beebot(['seeds', 'add', web.url('tiny.test')], { db });
-    const cmd = [process.execPath, BIN, '--db', db, 'crawl', '--delay', '0', ...web.resolveArgs()].map((a) => `'${a}'`).join(' ');
+    const db = join(fx.tmp.dir, 'ci.db');
+    await beebot(['seeds', 'add', fx.web.url('tiny.test')], { db });
+    const cmd = [process.execPath, BIN, '--db', db, 'crawl', '--delay', '0', ...fx.web.resolveArgs()].map((a) => `'${a}'`).join(' ');
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: { ...process.env, TERM: 'xterm', CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';

@@ -2,40 +2,31 @@
 // concurrency...) are kept with it, as the budget is, so a plain rerun goes on the same way and
 // says where it resumes.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
+import { describe, expect, it } from 'vitest';
 import { resumeLine } from '../src/cli/progress.js';
-import { beebot, tempDir } from './helpers/cli.js';
+import { beebot } from './helpers/cli.js';
 import { rows } from './helpers/read-db.js';
+import { withFixtureWeb } from './helpers/fixture-run.js';
 
-let web: FixtureWeb;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  web = await startFixtureWeb();
-  tmp = tempDir();
-});
-afterAll(async () => {
-  await web?.close();
-  tmp?.cleanup();
-});
+const fx = withFixtureWeb();
 
 const get = async (db: string, key: string) => (await beebot(['config', 'get', key], { db })).stdout.trim();
 
 describe('resume keeps the crawl flags', () => {
   it('a rerun without --proxy still goes through the proxy; a flag given again overrides and is kept', async () => {
-    const db = join(tmp.dir, 'proxy.db');
+    const db = join(fx.tmp.dir, 'proxy.db');
     // thin.test resolves nowhere: only the proxy (the fixture web) reaches it
-    expect((await beebot(['seeds', 'add', web.url('thin.test')], { db })).code).toBe(0);
-    const proxy = `http://127.0.0.1:${web.port}`;
+    expect((await beebot(['seeds', 'add', fx.web.url('thin.test')], { db })).code).toBe(0);
+    const proxy = `http://127.0.0.1:${fx.web.port}`;
     const first = await beebot(['crawl', '--proxy', proxy, '--delay', '0', '--concurrency', '2', '--budget', '4'], { db });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).not.toMatch(/resuming/);
-    const before = web.requests;
+    const before = fx.web.requests;
     const again = await beebot(['crawl', '--budget', '8'], { db });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr.split('\n')[0]).toBe('resuming: 4 of 8 pages done');
     expect(rows<{ n: number }>(db, "SELECT count(*) AS n FROM fetches WHERE error IS NULL")[0]!.n).toBe(8);
-    expect(web.requests - before).toBeGreaterThanOrEqual(4);
+    expect(fx.web.requests - before).toBeGreaterThanOrEqual(4);
     expect([await get(db, 'proxy'), await get(db, 'delay'), await get(db, 'concurrency')]).toEqual([proxy, '0', '2']);
     const third = await beebot(['crawl', '--budget', '9', '--delay', '5', '--max-level', '3'], { db });
     expect(third.code, third.stderr).toBe(0);
@@ -45,9 +36,9 @@ describe('resume keeps the crawl flags', () => {
   }, 60_000);
 
   it('--resolve is kept as the list given; a bad one is a usage error that writes nothing', async () => {
-    const db = join(tmp.dir, 'resolve.db');
-    expect((await beebot(['seeds', 'add', web.url('thin.test')], { db })).code).toBe(0);
-    const map = `thin.test:${web.port}:127.0.0.1`;
+    const db = join(fx.tmp.dir, 'resolve.db');
+    expect((await beebot(['seeds', 'add', fx.web.url('thin.test')], { db })).code).toBe(0);
+    const map = `thin.test:${fx.web.port}:127.0.0.1`;
     expect((await beebot(['crawl', '--resolve', map, '--delay', '0', '--budget', '2'], { db })).code).toBe(0);
     const again = await beebot(['crawl', '--budget', '4'], { db });
     expect(again.code, again.stderr).toBe(0);
