@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
 import { openDb, type Db } from '../src/db/db.js';
+import { CrawlOrder } from '../src/crawl/crawl-order.js';
 import { Frontier } from '../src/store/frontier.js';
+import { QueuedLevels, settleQueuedLevels } from '../src/store/queued-levels.js';
 import type { PullResult } from '../src/store/pull-record.js';
 import { PullWriter } from '../src/store/pull-writer.js';
 import { insertSites } from '../src/store/sites.js';
@@ -80,6 +82,64 @@ describe('breadth-first levels after an out-of-order crawl', () => {
         expect(d.prepare('SELECT level FROM external_links').pluck().all()).toEqual([2]);
         // max-level 4: /z was beyond it, now it is the site's next page
         expect(new Frontier(d).nextPage(1, 4)?.url).toBe(A + '/z');
+      } finally {
+        d.close();
+      }
+    }, 60_000);
+  }
+});
+
+/**
+ * The value order, max-level 3: / → /a, /b; /b → /c; /c → /d, /m; /d → /x. Then /a links /m
+ * (queued at 3) and /x (queued at 4, beyond max-level), both now one level below /a.
+ */
+function crawlValueOrdered(d: Db) {
+  insertSites(d, [{ url: new URL(A + '/') }], 'standard');
+  const w = new PullWriter(d, { order: new CrawlOrder('value'), maxLevel: 3 });
+  const nearer = new QueuedLevels(d);
+  const id = (path: string) => d.prepare('SELECT id FROM pages WHERE key = ?').pluck().get(key(path)) as number;
+  const pull = (path: string, internal: string[]) => {
+    // the level the frontier gives the page: with its nearer level
+    const level = nearer.levelOf(id(path), d.prepare('SELECT level FROM pages WHERE key = ?').pluck().get(key(path)) as number);
+    w.commit(pullOf(id(path), path, level, internal));
+    w.group.flush();
+  };
+  pull('/', ['/a', '/b']);
+  pull('/b', ['/c']);
+  pull('/c', ['/d', '/m']);
+  pull('/d', ['/x']);
+  pull('/a', ['/m', '/x']);
+  return { pull, id, nearer };
+}
+
+const waiting = (d: Db) => d.prepare('SELECT page_id, level, found_on FROM queued_levels ORDER BY page_id').raw().all();
+
+describe('a value-ordered crawl: a queued page found nearer the start', () => {
+  for (const [name, target] of stores) {
+    it(`${name}: keeps its queued level until fetched, then takes the nearer one and its links follow; one it makes eligible moves at once`, async () => {
+      const d = openDb(await target());
+      try {
+        const { pull, id, nearer } = crawlValueOrdered(d);
+        // /x was beyond max-level: it moved at once; /m keeps level 3 in the queue, its level 2 waits beside it
+        expect(levels(d)).toMatchObject({ '/m': 3, '/x': 2 });
+        expect(waiting(d)).toEqual([[id('/m'), 2, id('/a')]]);
+        expect(nearer.levelOf(id('/m'), 3)).toBe(2);
+        // a new run under the same max-level moves nothing (a resumed crawl orders its queue as before)
+        settleQueuedLevels(d, 3, false);
+        expect([levels(d)['/m'], waiting(d).length]).toEqual([3, 1]);
+        pull('/m', ['/n']);
+        expect(levels(d)).toMatchObject({ '/m': 2, '/n': 3, '/x': 2 });
+        expect(d.prepare('SELECT found_on FROM pages WHERE id = ?').pluck().get(id('/m'))).toBe(id('/a'));
+        expect(waiting(d)).toEqual([]);
+        // /x (level 2) queues /p at 3 and finds /n at 3; /c (level 2) finds /p at 3 again: nothing waits
+        pull('/x', ['/n', '/p']);
+        pull('/c', ['/p']);
+        expect(waiting(d)).toEqual([]);
+        // /a finds /p at 2: it waits; a run whose order reads the stored levels (bfs) takes it as the page's own
+        pull('/a', ['/p']);
+        expect(waiting(d)).toEqual([[id('/p'), 2, id('/a')]]);
+        settleQueuedLevels(d, 3, true);
+        expect([levels(d)['/p'], waiting(d)]).toEqual([2, []]);
       } finally {
         d.close();
       }

@@ -224,6 +224,7 @@ describe('--order best-first', () => {
     const d = new Database(db);
     d.prepare("DELETE FROM settings WHERE key = 'order'").run();
     for (const c of ['sitemap_files', 'sitemap_problems']) d.exec(`ALTER TABLE sites DROP COLUMN ${c}`);
+    d.exec('DROP TABLE queued_levels');
     d.pragma(`user_version = ${migrations.findIndex((m) => m.includes("'order', 'bfs'"))}`);
     d.close();
     expect([await get(db, 'order'), await get(db, 'policy')]).toEqual(['bfs', 'rr-ucb']);

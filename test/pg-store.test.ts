@@ -146,8 +146,8 @@ describe('PostgreSQL round trip', () => {
     const old = new pg.Client({ connectionString: url });
     await old.connect();
     try {
-      // back to layout 12: without the columns and index the later steps added (site scope, transient failures, what sitemaps gave)
-      await old.query(`DROP INDEX pages_retry; ALTER TABLE pages DROP COLUMN attempts, DROP COLUMN first_failed_at, DROP COLUMN retry_at, DROP COLUMN sitemap;
+      // back to layout 12: without the columns, index and table the later steps added (site scope, transient failures, what sitemaps gave, queued pages' nearer levels)
+      await old.query(`DROP TABLE queued_levels; DROP INDEX pages_retry; ALTER TABLE pages DROP COLUMN attempts, DROP COLUMN first_failed_at, DROP COLUMN retry_at, DROP COLUMN sitemap;
         ALTER TABLE sites DROP COLUMN failures, DROP COLUMN unavailable_at, DROP COLUMN scope, DROP COLUMN include, DROP COLUMN exclude, DROP COLUMN sitemaps, DROP COLUMN sitemaps_read,
           DROP COLUMN sitemap_files, DROP COLUMN sitemap_problems;
         COMMENT ON TABLE settings IS 'beebot schema 12'`);

@@ -89,6 +89,7 @@ describe('a site that puts a new session id into every link', () => {
     for (const c of ['scope', 'include', 'exclude', 'sitemaps', 'sitemaps_read']) d.exec(`ALTER TABLE sites DROP COLUMN ${c}`);
     d.exec('ALTER TABLE pages DROP COLUMN sitemap');
     d.exec('DROP INDEX pages_retry');
+    d.exec('DROP TABLE queued_levels');
     for (const c of ['attempts', 'first_failed_at', 'retry_at']) d.exec(`ALTER TABLE pages DROP COLUMN ${c}`);
     for (const c of ['failures', 'unavailable_at', 'sitemap_files', 'sitemap_problems']) d.exec(`ALTER TABLE sites DROP COLUMN ${c}`);
     d.pragma(`user_version = ${migrations.findIndex((m) => m.includes("'session-ids'"))}`);

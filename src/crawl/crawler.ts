@@ -13,6 +13,7 @@ import type { PullResult } from '../store/pull-record.js';
 import { PullWriter } from '../store/pull-writer.js';
 import type { Settings } from '../store/settings.js';
 import { dueAgain, waitingPages } from '../store/frontier.js';
+import { settleQueuedLevels } from '../store/queued-levels.js';
 import { listSites, recountRewards, reopenSites, type Site } from '../store/sites.js';
 import type { Clock } from '../time/clock.js';
 import { SoloCoordinator, type Coordinator } from './coordinator.js';
@@ -134,8 +135,9 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const state = new CrawlState(listSites(db), s, order);
   const writer = new PullWriter(db, {
     allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward, order: order ?? undefined,
-    indexText: s['index-text'] === 'yes', now: o.clock ? () => o.clock!.now() : undefined,
+    indexText: s['index-text'] === 'yes', now: o.clock ? () => o.clock!.now() : undefined, maxLevel: s['max-level'],
   });
+  settleQueuedLevels(db, s['max-level'], order === null || order.tracksKnown);
   // PostgreSQL: this process is one worker of a crawl others may share.
   const coordinator: Coordinator = sharedByWorkers(db)
     ? new SharedCoordinator(db, s, state, writer, order !== null)

@@ -424,6 +424,9 @@ export const migrations: string[] = [
   `
   -- no change of layout
   `,
+  // A queued page found again nearer the start page in an ordered crawl keeps that level beside
+  // it until it is fetched (src/store/queued-levels.ts).
+  sqliteLayoutStep(19),
 ];
 
 /**

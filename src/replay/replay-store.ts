@@ -15,6 +15,8 @@ interface Row {
   /** robots.txt of that spelling's origin denies it */
   robots: boolean;
   level: number;
+  /** a nearer level found while queued, in an order that does not track known pages (store/queued-levels.ts) */
+  nearer: number | null;
   status: 'queued' | 'done' | 'not-html' | 'error' | 'redirect' | 'skipped';
   priority: number | null;
   anchor: string | null;
@@ -69,6 +71,8 @@ export class ReplayStore implements SiteQueues {
     private ordered: boolean,
     /** the crawl reads each link's context (net/page-reader.ts: --order value): its stored cues, else its URL and anchor alone */
     private context = false,
+    /** the crawl's max-level: a nearer level that makes a queued page eligible moves it at once */
+    private maxLevel = Infinity,
   ) {
     const k = web.sites.length;
     this.byNode = Array.from({ length: k + 1 }, () => new Map());
@@ -85,7 +89,7 @@ export class ReplayStore implements SiteQueues {
   private insert(site: number, node: number, level: number, extra: Partial<Row> | null, link?: GraphLink): Row {
     const p = this.site(site).pages[node]!;
     const row: Row = {
-      id: this.rows.length + 1, site, node, url: link?.url ?? p.url, robots: link?.url ? link.robots === true : p.robots === true, level, status: 'queued',
+      id: this.rows.length + 1, site, node, url: link?.url ?? p.url, robots: link?.url ? link.robots === true : p.robots === true, level, nearer: null, status: 'queued',
       priority: null, anchor: null, cues: null, cash: null, inherit: null, dist: null, inlinks: null, ...extra,
     };
     this.rows.push(row);
@@ -115,7 +119,7 @@ export class ReplayStore implements SiteQueues {
       } else if (!best || r.level < best.level || (r.level === best.level && r.id < best.id)) best = r;
     }
     if (!best) return undefined;
-    const page: FrontierPage = { id: best.id, siteId, url: best.url, level: best.level };
+    const page: FrontierPage = { id: best.id, siteId, url: best.url, level: levelNow(best) };
     if (!this.ordered) return page;
     return { ...page, priority: best.priority!, anchor: best.anchor, state: this.state(best, best.level === 0 ? 1 : 0) };
   }
@@ -158,10 +162,12 @@ export class ReplayStore implements SiteQueues {
     if (c !== pulled.node) {
       content = this.byNode[site]!.get(c) ?? this.insert(site, c, page.level, null);
       this.setStatus(pulled, 'redirect');
-      level = Math.min(content.level, page.level);
+      level = Math.min(levelNow(content), page.level);
     }
+    pulled.nearer = null;
     this.setStatus(content, node.status);
-    content.level = Math.min(content.level, level);
+    content.level = Math.min(levelNow(content), level);
+    content.nearer = null;
     const read = graph.pages[c]!;
     // storeExternal: each (page, URL) once; the rewards count what is new to the site and to the store.
     const out: ReplayPull = { site, node: pulled.node, level: page.level, status: node.status, http: node.http, page: false, urls: 0, hosts: 0, pairs: 0, newUrls: 0, newHosts: 0 };
@@ -203,6 +209,13 @@ export class ReplayStore implements SiteQueues {
     }
   }
 
+  /** store/queued-levels.ts keep: a queued page's nearer level waits beside it, unless it makes the page eligible. */
+  private nearer(row: Row, level: number): void {
+    if (row.level <= level) return;
+    if (row.level > this.maxLevel && level <= this.maxLevel) row.level = level;
+    else row.nearer = Math.min(row.nearer ?? level, level);
+  }
+
   /** storeOrdered: the order learns the pull, then scores each new or still queued target; the pulled page's cash is spent. */
   private storeOrdered(page: FrontierPage, pulled: Row, links: readonly GraphLink[], level: number, reward: number, order: LinkOrder): void {
     const site = pulled.site;
@@ -212,7 +225,7 @@ export class ReplayStore implements SiteQueues {
       const row = this.byNode[site]!.get(l.to);
       if (row && row.status !== 'queued') continue;
       if (row && !order.tracksKnown) {
-        row.level = Math.min(row.level, level + 1);
+        this.nearer(row, level + 1);
         continue;
       }
       targets.push({ l, row });
@@ -235,3 +248,6 @@ export class ReplayStore implements SiteQueues {
     if (which) this.rescore(site, order.prioritize, which);
   }
 }
+
+/** A page's level as its fetch reads it: with the nearer level that waited beside it. */
+const levelNow = (r: Row): number => Math.min(r.level, r.nearer ?? r.level);

@@ -50,7 +50,7 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
     scope: null, include: null, exclude: null, sitemaps: null, sitemapsRead: null, sitemapFiles: null, sitemapProblems: null,
   }));
   const state = new CrawlState(sites, s, order);
-  const store = new ReplayStore(web, order !== null, s.order === 'value');
+  const store = new ReplayStore(web, order !== null, s.order === 'value', maxLevel);
   const choice = new PageChoice(store, s, state, () => 0, true);
   choice.scoreUnscored();
   const out: ReplayResult = { pulls: [], pairs: [], urls: [], hosts: [] };

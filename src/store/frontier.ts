@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.js';
 import { NOW } from './shared-crawl.js';
+import { QueuedLevels } from './queued-levels.js';
 
 /** What an ordered crawl keeps with each queued page (columns of `pages`). */
 export interface OrderState {
@@ -33,10 +34,12 @@ export interface FrontierPage {
 export class Frontier {
   private next;
   private waiting;
+  private queuedLevels: QueuedLevels;
 
   /**
    * ordered: the eligible page (level <= maxLevel) of highest priority instead, ties in
-   * breadth-first order; pages_best (partial: queued pages with a priority) answers it. A start
+   * breadth-first order of the levels pages were queued at (a nearer level waits beside the page
+   * until it is fetched: queued-levels.ts); pages_best (partial: queued pages with a priority) answers it. A start
    * page holds the site's first cash (src/schedule/links/cash.ts). The unary plus keeps the level bound
    * off the index choice: on the level it would pick pages_frontier and sort the whole queue
    * (1.6 ms a call on a 4,000-page queue, against 0.01 ms walking pages_best).
@@ -47,6 +50,7 @@ export class Frontier {
     // index scan in breadth-first order just passes over them.
     const due = 'AND (retry_at IS NULL OR retry_at <= ?)';
     const tried = 'attempts, first_failed_at AS firstFailedAt';
+    this.queuedLevels = new QueuedLevels(db);
     const free = shared ? `AND NOT EXISTS (SELECT 1 FROM page_leases l WHERE l.page_id = pages.id AND l.expires_at > ${NOW})` : '';
     this.next = db.prepare(
       ordered
@@ -72,7 +76,7 @@ export class Frontier {
     const row = this.next.get(siteId, maxLevel, now) as (FrontierPage & OrderState) | undefined;
     if (!row || !this.ordered) return row;
     const { cues, cash, inherit, dist, inlinks, ...page } = row;
-    return { ...page, state: { cues, cash, inherit, dist, inlinks } };
+    return { ...page, level: this.queuedLevels.levelOf(page.id, page.level), state: { cues, cash, inherit, dist, inlinks } };
   }
 }
 

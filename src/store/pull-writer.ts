@@ -9,6 +9,7 @@ import type { FoundLinks, Hold } from '../page/found-links.js';
 import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult, type SkipStatus } from './pull-record.js';
 import type { OrderState } from './frontier.js';
 import { TextIndexWriter } from './text-index.js';
+import { QueuedLevels } from './queued-levels.js';
 import { queuedPages, rescoreQueued } from './priorities.js';
 import { sitemapStatements, storeSitemapPages, type SitemapFound, type SitemapStatements } from './sitemap-pages.js';
 import { EDGE_BATCH, edgeRows, linkStatements, pullStatements, type LinkStatements, type PullStatements } from './pull-statements.js';
@@ -28,6 +29,11 @@ export interface PullWriterOptions {
   indexText?: boolean;
   /** The clock the stored times come from (ms since the epoch); default the real one. */
   now?: () => number;
+  /**
+   * The crawl's max-level. With an order that does not track known pages (value), a queued page
+   * found nearer the start waits beside the page until it is fetched (queued-levels.ts).
+   */
+  maxLevel?: number;
 }
 
 
@@ -85,6 +91,9 @@ export class PullWriter {
   known: KnownExternal;
   /** The full-text index, when the crawl keeps one. */
   readonly text: TextIndexWriter | null;
+  private queuedLevels: QueuedLevels;
+  /** the max-level under which queued pages' nearer levels wait (queued-levels.ts), or null: they move at once */
+  private nearerUnder: number | null;
 
   readonly group: GroupCommit;
 
@@ -98,6 +107,8 @@ export class PullWriter {
     this.mode = opts.reward ?? 'urls';
     this.now = opts.now ?? Date.now;
     this.order = opts.order;
+    this.queuedLevels = new QueuedLevels(db);
+    this.nearerUnder = opts.order && !opts.order.tracksKnown && opts.maxLevel !== undefined ? opts.maxLevel : null;
     this.known = new KnownExternal(db);
     this.text = opts.indexText ? new TextIndexWriter(db) : null;
     this.plain = linkStatements(db, false);
@@ -190,6 +201,7 @@ export class PullWriter {
     const s = this.s;
     const { r } = w;
     const { page } = r;
+    this.queuedLevels.settle(page.id);
     if (r.final) {
       const { dir, fp } = fingerprint(r.final.key);
       const target = (s.pageByFp.get({ site: w.siteId, dir, fp }) as { id: number; level: number } | undefined) ?? {
@@ -197,6 +209,8 @@ export class PullWriter {
         level: page.level,
       };
       if (target.id !== page.id) {
+        this.queuedLevels.settle(target.id);
+        target.level = s.levelOf.get(target.id) as number;
         if (w.refresh) s.stampEdges.run({ id: target.id });
         s.setStatus.run('redirect', page.id);
         if (w.refresh) w.linksAdded += s.newEdge.run(page.id, target.id, null, w.at).changes;
@@ -224,6 +238,7 @@ export class PullWriter {
     const todo: [number, number, number][] = [[id, level, on]];
     for (let next; (next = todo.pop()); ) {
       const [page, at, from] = next;
+      if (this.nearerUnder !== null && this.queuedLevels.keep(page, at, from, this.nearerUnder)) continue;
       const status = s.lower.get(at, from, page, at) as string | undefined;
       if (status === undefined || status === 'queued') continue; // not lowered, or nothing of it stored yet
       s.lowerExternal.run(at, page, at);
