@@ -1,39 +1,6 @@
 import type { CrawlOrder } from './link-order.js';
 import { DeadEnds, pullOutcome } from './dead-ends.js';
 
-/** What the scheduler reads and keeps of a site: the store's sites (store/sites.ts) have these and more. */
-export interface SiteTally {
-  id: number;
-  group: string | null;
-  /** why the site is Not Available; null: it is */
-  unavailable: string | null;
-  pulls: number;
-  rewardSum: number;
-  rewardMax: number;
-}
-
-/** The crawl's settings the state reads. */
-export interface StateSettings {
-  budget: number | null;
-  'max-pages-per-site': number | null;
-  'dead-end-after': number | null;
-}
-
-/** One completed pull as a crawl relearns it (raw rows of the store's pull log: a resumed crawl may read millions). */
-export type StoredPull = [
-  seq: number,
-  siteId: number,
-  /** the reward under the crawl's mode */
-  reward: number,
-  url: string,
-  status: string,
-  httpStatus: number | null,
-  anchor: string | null,
-  cues: string | null,
-  terms: string | null,
-  pageId: number,
-];
-
 /**
  * What the crawl knows when it picks: each site's counters and its rewards in crawl order, the
  * history the policy sees, the dead ends met, the pages in flight. A run starts by learning every
@@ -102,3 +69,36 @@ export class CrawlState<S extends SiteTally = SiteTally> {
     return this.s.budget !== null && this.totalPulls + this.inFlight.size >= this.s.budget;
   }
 }
+
+/** What the scheduler reads and keeps of a site: the store's sites (store/sites.ts) have these and more. */
+export interface SiteTally {
+  id: number;
+  group: string | null;
+  /** why the site is Not Available; null: it is */
+  unavailable: string | null;
+  pulls: number;
+  rewardSum: number;
+  rewardMax: number;
+}
+
+/** The crawl's settings the state reads. */
+export interface StateSettings {
+  budget: number | null;
+  'max-pages-per-site': number | null;
+  'dead-end-after': number | null;
+}
+
+/** One completed pull as a crawl relearns it (raw rows of the store's pull log: a resumed crawl may read millions). */
+export type StoredPull = [
+  seq: number,
+  siteId: number,
+  /** the reward under the crawl's mode */
+  reward: number,
+  url: string,
+  status: string,
+  httpStatus: number | null,
+  anchor: string | null,
+  cues: string | null,
+  terms: string | null,
+  pageId: number,
+];

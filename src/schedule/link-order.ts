@@ -11,15 +11,6 @@ import { neighbourhood } from './links/shark.js';
 import type { Topic } from './focus/topic.js';
 import { stem } from './focus/terms.js';
 
-/** A link of the pulled page, as the order scores it. */
-export interface OrderedLink {
-  url: string;
-  anchor: string;
-  cues: string | undefined;
-  /** its stored state, when the page is queued already */
-  known: OrderState | null;
-}
-
 /** How the pull writer (store/pull-writer.ts) and the replay's twin of it order a pulled page's links. */
 export interface LinkOrder {
   /**
@@ -42,6 +33,15 @@ export interface LinkOrder {
   prioritize: Prioritize;
   /** The new state and priority of each distinct queued (when tracksKnown) or new page the pulled page links to. */
   children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[];
+}
+
+/** A link of the pulled page, as the order scores it. */
+export interface OrderedLink {
+  url: string;
+  anchor: string;
+  cues: string | undefined;
+  /** its stored state, when the page is queued already */
+  known: OrderState | null;
 }
 
 /**

@@ -3,20 +3,6 @@ import type { FrontierPage } from './queued-page.js';
 import type { Prioritize, Rescore } from './links/rescore.js';
 import type { CrawlState, SiteTally } from './crawl-state.js';
 
-/** The crawl's settings a choice reads. */
-export interface ChoiceSettings {
-  'max-level': number;
-  'max-backoff': number;
-}
-
-/**
- * Whether a run waits for something `waitMs` away (a page's retry, a robots.txt asked again): for
- * a host's pause (at most `maxBackoffMs`), not for a page that waits out its retry-span.
- */
-export function waitsInRun(waitMs: number, maxBackoffMs: number): boolean {
-  return waitMs <= maxBackoffMs;
-}
-
 export interface SiteCounts {
   /** pages left (or in flight) */
   crawling: number;
@@ -40,6 +26,20 @@ export interface SiteQueues {
   rescore(siteId: number, prioritize: Prioritize, which?: Rescore): void;
   /** a queued page that will not be fetched */
   skip(page: FrontierPage, status: 'skipped', why: string): void;
+}
+
+/** The crawl's settings a choice reads. */
+export interface ChoiceSettings {
+  'max-level': number;
+  'max-backoff': number;
+}
+
+/**
+ * Whether a run waits for something `waitMs` away (a page's retry, a robots.txt asked again): for
+ * a host's pause (at most `maxBackoffMs`), not for a page that waits out its retry-span.
+ */
+export function waitsInRun(waitMs: number, maxBackoffMs: number): boolean {
+  return waitMs <= maxBackoffMs;
 }
 
 /**

@@ -8,14 +8,6 @@ import { PageChoice, waitsInRun, type ChoiceSettings, type SiteQueues } from './
 import type { Policy } from './sites/policy.js';
 import { randomFor } from './sites/random.js';
 
-/** The crawl's settings that scheduling reads. */
-export interface SchedulerSettings extends StateSettings, ChoiceSettings {
-  order: Order;
-  focus: string | null;
-  'focus-threshold': number;
-  seed: number;
-}
-
 /**
  * The crawl's one door to scheduling: which site and page come next (the policy over the sites,
  * page-choice.ts), how a pulled page's links are ordered (link-order.ts, which the pull writer
@@ -66,4 +58,12 @@ export class Scheduler<S extends SiteTally = SiteTally> {
   waitsInRun(ms: number): boolean {
     return waitsInRun(ms, this.s['max-backoff']);
   }
+}
+
+/** The crawl's settings that scheduling reads. */
+export interface SchedulerSettings extends StateSettings, ChoiceSettings {
+  order: Order;
+  focus: string | null;
+  'focus-threshold': number;
+  seed: number;
 }
