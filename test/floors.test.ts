@@ -40,6 +40,20 @@ describe('floors', () => {
     expect(fromCrawl).toEqual([]);
   });
 
+  it('crawl/ holds the crawl loop and its coordinators alone, and schedules through one door: schedule/scheduler.ts', () => {
+    const crawl = sources.filter((f) => folderOf(f.path) === 'crawl');
+    expect(crawl.map((f) => f.path).sort()).toEqual(['crawl/coordinator.ts', 'crawl/crawler.ts', 'crawl/shared-coordinator.ts']);
+    // What crawl/ runs of schedule/ (an import not marked `import type`); the types of the data that crosses the door may come from anywhere in it.
+    const runs = crawl.flatMap((f) =>
+      [...f.text.matchAll(/(?:^|\n)\s*import\s+(?!type\b)[^'";]*?from\s*'(\.[^']+)'/g)]
+        .map((m) => importsOf(f.path, `import x from '${m[1]}';`)[0]!)
+        .filter((to) => folderOf(to) === 'schedule')
+        .map((to) => `${f.path} -> ${to}`),
+    );
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.filter((x) => !x.endsWith(' -> schedule/scheduler.ts'))).toEqual([]);
+  });
+
   it('no two files import each other, directly or round a circle', () => {
     expect(circles(sources)).toEqual([]);
   });

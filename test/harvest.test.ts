@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
-import { DeadEnds, linkClasses, pullOutcome } from '../src/crawl/dead-ends.js';
+import { DeadEnds, linkClasses, pullOutcome } from '../src/schedule/dead-ends.js';
 import { defaultSkipExtensions, skippedExtension } from '../src/url/file-links.js';
 import { urlKey } from '../src/url/url.js';
 import { PullWriter } from '../src/store/pull-writer.js';

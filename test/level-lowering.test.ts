@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
 import { openDb, type Db } from '../src/db/db.js';
-import { CrawlOrder } from '../src/crawl/crawl-order.js';
+import { CrawlOrder } from '../src/schedule/link-order.js';
 import { Frontier } from '../src/store/frontier.js';
 import { QueuedLevels, settleQueuedLevels } from '../src/store/queued-levels.js';
 import type { PullResult } from '../src/store/pull-record.js';

@@ -2,7 +2,8 @@
 // (the replay store's rule), and scores them with the order's function.
 import { describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../src/db/db.js';
-import { rescoreQueued, rescores, type Prioritize, type Rescore } from '../src/store/priorities.js';
+import { rescoreQueued } from '../src/store/priorities.js';
+import { rescores, type Prioritize, type Rescore } from '../src/schedule/links/rescore.js';
 import { insertSites } from '../src/store/sites.js';
 import { fingerprint } from '../src/url/key-hash.js';
 

@@ -1,6 +1,7 @@
 // The transient-failure rule (pure): which outcome is "not now", the back-off, when a page becomes a permanent error.
 import { describe, expect, it } from 'vitest';
-import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from '../src/net/transient.js';
+import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures } from '../src/net/transient.js';
+import { waitsInRun } from '../src/schedule/page-choice.js';
 
 const error = (error: string | null, httpStatus: number | null = null) => ({ status: 'error', httpStatus, error });
 

@@ -1,12 +1,12 @@
 import type { Db } from '../db/db.js';
-import { Frontier, type FrontierPage } from '../store/frontier.js';
+import { Frontier } from '../store/frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 import { PullLog } from '../store/pull-log.js';
 import type { PullResult } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
-import type { CrawlState } from './crawl-state.js';
+import type { Scheduler } from '../schedule/scheduler.js';
 import { HostGate } from '../net/host-gate.js';
-import type { PageChoice } from './page-choice.js';
 
 /** What came of taking the page the policy picked. */
 export type Claim = 'ok' | 'taken' | 'spent';
@@ -27,7 +27,7 @@ export interface Coordinator {
   /** Learn the crawl so far: every stored pull, in crawl order. */
   start(): void;
   /** Before each pick: learn what the others did meanwhile (a site's next page may have been taken). */
-  catchUp(choice: PageChoice): void;
+  catchUp(): void;
   /** ms until a request to host may start */
   hostWait(host: string): number;
   /** Take the page the policy picked from site `siteId`: 'taken' by another worker first; 'spent': no budget left. */
@@ -54,15 +54,16 @@ export class SoloCoordinator implements Coordinator {
   readonly alone = true;
   readonly gate: HostGate;
   readonly frontier: Frontier;
+  private state: Scheduler<Site>['state'];
 
   constructor(
     private db: Db,
     private s: Settings,
-    private state: CrawlState,
-    ordered: boolean,
+    scheduler: Scheduler<Site>,
   ) {
+    this.state = scheduler.state;
     this.gate = new HostGate({ delayMs: s.delay, maxBackoffMs: s['max-backoff'] });
-    this.frontier = new Frontier(db, ordered);
+    this.frontier = new Frontier(db, scheduler.order !== null);
   }
 
   start(): void {

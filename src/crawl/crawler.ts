@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Policy } from '../schedule/sites/policy.js';
-import { randomFor } from '../schedule/sites/random.js';
 import type { Rewards } from '../schedule/sites/reward.js';
+import { Scheduler } from '../schedule/scheduler.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
+import type { SiteCounts, SiteQueues } from '../schedule/page-choice.js';
 import { sharedByWorkers, type Db } from '../db/db.js';
 import { endIfFrozen, keepReconnecting } from '../db/lost-connection.js';
-import { Topic } from '../schedule/focus/topic.js';
-import { termCounts } from '../schedule/focus/terms.js';
-import type { FrontierPage } from '../store/frontier.js';
 import { PolitenessWriter } from '../store/politeness.js';
 import { rescoreQueued } from '../store/priorities.js';
 import type { PullResult } from '../store/pull-record.js';
@@ -17,19 +16,16 @@ import { settleQueuedLevels } from '../store/queued-levels.js';
 import { listSites, recountRewards, reopenSites, type Site } from '../store/sites.js';
 import type { Clock } from '../time/clock.js';
 import { SoloCoordinator, type Coordinator } from './coordinator.js';
-import { CrawlOrder } from './crawl-order.js';
-import { CrawlState } from './crawl-state.js';
 import type { HostGate } from '../net/host-gate.js';
-import { PageChoice, type SiteCounts, type SiteQueues } from './page-choice.js';
 import { PageReader } from '../net/page-reader.js';
 import { failed, startPageProblem } from '../net/pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
 import { HostBusy } from '../net/shared-host-gate.js';
-import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures, waitsInRun } from '../net/transient.js';
+import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures } from '../net/transient.js';
 import { counted } from '../markup/counted.js';
 import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
 
-export type { SiteCounts } from './page-choice.js';
+export type { SiteCounts } from '../schedule/page-choice.js';
 
 export interface CrawlOptions {
   settings: Settings;
@@ -129,23 +125,20 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   reopenSites(db, null);
   // The sites' reward sums follow the mode in force (a database may change it between runs).
   recountRewards(db, s.reward);
-  // A focused crawl scores every page against the topic, whatever the order (bfs too: its harvest rate is measured).
-  const topic = s.focus === null ? null : new Topic(termCounts(s.focus), s['focus-threshold']);
-  const order = s.order === 'bfs' && !topic ? null : new CrawlOrder(s.order, topic);
-  const state = new CrawlState(listSites(db), s, order);
+  const scheduler = new Scheduler(listSites(db), s);
   const writer = new PullWriter(db, {
-    allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward, order: order ?? undefined,
+    allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward, order: scheduler.order ?? undefined,
     indexText: s['index-text'] === 'yes', now: o.clock ? () => o.clock!.now() : undefined, maxLevel: s['max-level'],
   });
-  settleQueuedLevels(db, s['max-level'], order === null || order.tracksKnown);
+  settleQueuedLevels(db, s['max-level'], scheduler.order === null || scheduler.order.tracksKnown);
   // PostgreSQL: this process is one worker of a crawl others may share.
   const coordinator: Coordinator = sharedByWorkers(db)
-    ? new SharedCoordinator(db, s, state, writer, order !== null)
-    : new SoloCoordinator(db, s, state, order !== null);
+    ? new SharedCoordinator(db, s, scheduler, writer)
+    : new SoloCoordinator(db, s, scheduler);
   const hostsLog = new PolitenessWriter(db);
   const gate = coordinator.gate;
   const reader = await PageReader.open(db, {
-    settings: s, resolve: o.resolve, proxy: o.proxy, gate, analysers: s.concurrency, focus: topic !== null,
+    settings: s, resolve: o.resolve, proxy: o.proxy, gate, analysers: s.concurrency, focus: s.focus !== null,
     onRobots: (r) => {
       const host = new URL(r.origin).host;
       const summary = r.rules.kind === 'parsed' ? r.rules.summary : r.rules.reason;
@@ -160,10 +153,10 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     rescore: (id, prioritize, which) => rescoreQueued(db, id, prioritize, which),
     skip: (page, status, why) => writer.skip(page, status, why),
   };
-  const choice = new PageChoice(queues, s, state, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone);
-  choice.scoreUnscored();
+  scheduler.open(queues, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone);
+  const { state, choice } = scheduler;
   o.onStart?.({ totalPulls: state.totalPulls, distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: () => choice.siteCounts() });
-  const run = new CrawlRun(o, state, coordinator, choice, reader, writer, hostsLog);
+  const run = new CrawlRun(o, scheduler, coordinator, reader, writer, hostsLog);
   try {
     await run.pendingSitemaps();
     await Promise.all(Array.from({ length: Math.max(1, s.concurrency) }, () => run.worker()));
@@ -200,17 +193,20 @@ class CrawlRun {
   private pagesPerHost = new Map<string, number>();
   private waiters: (() => void)[] = [];
   private s: Settings;
+  private state: Scheduler<Site>['state'];
+  private choice: Scheduler<Site>['choice'];
 
   constructor(
     private o: CrawlOptions,
-    private state: CrawlState,
+    private scheduler: Scheduler<Site>,
     private coordinator: Coordinator,
-    private choice: PageChoice,
     private reader: PageReader,
     private writer: PullWriter,
     private hostsLog: PolitenessWriter,
   ) {
     this.s = o.settings;
+    this.state = scheduler.state;
+    this.choice = scheduler.choice;
     o.signal.addEventListener('abort', this.wake, { once: true });
   }
 
@@ -223,7 +219,7 @@ class CrawlRun {
     const { o, s, state, choice, coordinator } = this;
     for (;;) {
       if (o.signal.aborted) return void (this.reason = 'interrupted');
-      coordinator.catchUp(choice);
+      coordinator.catchUp();
       if (state.budgetSpent()) {
         if (state.inFlight.size === 0) this.reason = 'budget';
         return;
@@ -240,7 +236,7 @@ class CrawlRun {
         await this.idle(null);
         continue;
       }
-      const id = o.policy({ arms: choice.arms(), history: state.history, budget: s.budget, random: randomFor(s.seed, state.history.length) });
+      const id = this.scheduler.next(o.policy);
       if (id === null) {
         let wait = coordinator.idleWait(choice.soonestDelay());
         if (state.inFlight.size === 0 && wait === null) return; // nothing open or pending: every site is exhausted
@@ -281,7 +277,7 @@ class CrawlRun {
     }
   }
 
-  /** The sites that can go on only after a failure passes, when no other can (page-choice.ts). */
+  /** The sites that can go on only after a failure passes, when no other can (schedule/page-choice.ts). */
   private failing(): { sites: number; soonest: number | null } | null {
     const gate = this.coordinator.gate;
     return this.choice.failing((host) => gate.state(host).failures > 0 || gate.closedUntil(host) !== null);
@@ -431,7 +427,7 @@ class CrawlRun {
     }
     if (!coordinator.holds(page)) return true;
     writer.defer(page, d, failures);
-    if (page.level === 0 && !waitsInRun(d.retryAt - now, s['max-backoff'])) {
+    if (page.level === 0 && !this.scheduler.waitsInRun(d.retryAt - now)) {
       site.unavailable = `start page failed for now (${d.attempts} attempts, last: ${why}); tried again by the next crawl`;
       writer.giveUp(site.id, site.unavailable);
     }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../db/db.js';
-import { Frontier, type FrontierPage } from '../store/frontier.js';
+import { Frontier } from '../store/frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 import { KnownExternal } from '../store/known-external.js';
 import { PullLog } from '../store/pull-log.js';
 import type { PullResult } from '../store/pull-record.js';
@@ -10,8 +11,7 @@ import type { Settings } from '../store/settings.js';
 import { SharedCrawl } from '../store/shared-crawl.js';
 import { listSites, type Site } from '../store/sites.js';
 import type { Claim, Coordinator } from './coordinator.js';
-import type { CrawlState } from './crawl-state.js';
-import type { PageChoice } from './page-choice.js';
+import type { Scheduler } from '../schedule/scheduler.js';
 import { SharedHostGate } from '../net/shared-host-gate.js';
 
 /**
@@ -33,19 +33,20 @@ export class SharedCoordinator implements Coordinator {
   private mine = new Set<number>();
   /** hosts in another worker's request or delay → ms left */
   private heldHosts = new Map<string, number>();
+  private state: Scheduler<Site>['state'];
 
   constructor(
     private db: Db,
     s: Settings,
-    private state: CrawlState,
+    private scheduler: Scheduler<Site>,
     private writer: PullWriter,
-    ordered: boolean,
   ) {
+    this.state = scheduler.state;
     // A lease outlasts the longest a page can take (every retry timing out), so it never runs out under a live worker.
     const leaseMs = s['page-timeout'] * (s.retries + 1) + 5_000;
     this.shared = new SharedCrawl(db, `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`, leaseMs);
     this.shared.recountBudget();
-    this.frontier = new Frontier(db, ordered, true);
+    this.frontier = new Frontier(db, scheduler.order !== null, true);
     this.gate = new SharedHostGate({ delayMs: s.delay, maxBackoffMs: s['max-backoff'] }, this.shared, s['page-timeout'] + 5_000);
     this.log = new PullLog(db, s.reward);
   }
@@ -55,9 +56,9 @@ export class SharedCoordinator implements Coordinator {
     this.state.totalPulls = this.state.history.length;
   }
 
-  catchUp(choice: PageChoice): void {
+  catchUp(): void {
     this.sync();
-    choice.forgetAll();
+    this.scheduler.choice.forgetAll();
   }
 
   hostWait(host: string): number {

@@ -4,7 +4,7 @@ import { dbWaitMs } from '../db/db-wait.js';
 import { createAnalyser, type Analyser } from '../page/analyser.js';
 import type { SiteScope } from '../page/classify.js';
 import type { SiteParamRules } from '../params/rules.js';
-import type { FrontierPage } from '../store/frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 import { loadParamRules } from '../store/param-rules.js';
 import type { PullResult } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';

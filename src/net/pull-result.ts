@@ -1,4 +1,4 @@
-import type { FrontierPage } from '../store/frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 import type { PullResult } from '../store/pull-record.js';
 import type { FinalPage, Unparsed } from '../page/analyse.js';
 import { bytesPrint } from '../page/page-fingerprint.js';

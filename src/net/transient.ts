@@ -82,18 +82,10 @@ export function afterFailure(p: Attempts, now: number, rule: RetryRule, waitMs: 
 /**
  * How long a page that failed for now waits: the host's back-off, until it has been tried
  * `rule.attempts` times in this run; then `rule.spanMs` (a run waits that long only when it is
- * short, see waitsInRun: otherwise a later run asks, or this one once the span is over).
+ * short, see schedule/page-choice.ts waitsInRun: otherwise a later run asks, or this one once the span is over).
  */
 export function retryWaitMs(triesInRun: number, rule: RetryRule, backoff: number): number {
   return triesInRun >= rule.attempts ? rule.spanMs : backoff;
-}
-
-/**
- * Whether a run waits for something `waitMs` away (a page's retry, a robots.txt asked again): for
- * a host's pause (at most `maxBackoffMs`), not for a page that waits out its retry-span.
- */
-export function waitsInRun(waitMs: number, maxBackoffMs: number): boolean {
-  return waitMs <= maxBackoffMs;
 }
 
 /**

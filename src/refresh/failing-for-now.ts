@@ -1,5 +1,5 @@
 import { failureCause, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
-import type { FrontierPage } from '../store/frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 import type { Settings } from '../store/settings.js';
 import type { Clock } from '../time/clock.js';
 import type { PageChecker, Unreached } from './page-check.js';

@@ -2,7 +2,7 @@ import { retryWhole } from '../db/lost-connection.js';
 import type { Db } from '../db/db.js';
 import { PullWriter } from '../store/pull-writer.js';
 import type { LinkChanges } from '../store/pull-record.js';
-import type { FrontierPage } from '../store/frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 import { lastRead } from '../store/last-read.js';
 import { PolitenessWriter } from '../store/politeness.js';
 import type { RefreshLogAction } from './refresh-log.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/db.js';
 import { inJsonIds, typed } from '../db/dialect.js';
 import { oneAtATime } from '../db/run-lock.js';
-import type { FrontierPage } from '../store/frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 import type { Validators } from '../net/fetch-page.js';
 import type { CheckCost } from './check-cost.js';
 import type { ValueFunction } from './content-value.js';

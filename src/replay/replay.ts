@@ -1,8 +1,5 @@
 import type { Policy } from '../schedule/sites/policy.js';
-import { randomFor } from '../schedule/sites/random.js';
-import { CrawlOrder } from '../crawl/crawl-order.js';
-import { CrawlState } from '../crawl/crawl-state.js';
-import { PageChoice } from '../crawl/page-choice.js';
+import { Scheduler } from '../schedule/scheduler.js';
 import type { Order } from '../schedule/links/priority.js';
 import type { ValueParams } from '../schedule/links/link-value.js';
 import { defaults, type Settings } from '../store/settings.js';
@@ -32,8 +29,8 @@ export interface ReplayResult {
 }
 
 /**
- * A crawl of a page graph at --concurrency 1, offline: the crawl's own choice code (the policy,
- * PageChoice with its re-scoring and dead ends, CrawlState, CrawlOrder) over the in-memory twin
+ * A crawl of a page graph at --concurrency 1, offline: the crawl's own scheduler (src/schedule:
+ * the policy, the page choice with its re-scoring and dead ends, the link order) over the in-memory twin
  * of its store (replay-store.ts), pull after pull as the crawl loop (crawl/crawler.ts) makes
  * them. Deterministic for a seed; a few seconds for thousands of pulls.
  */
@@ -44,18 +41,18 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
     ...defaults, budget: o.budget, order: o.order, seed: o.seed ?? defaults.seed, 'max-level': maxLevel,
     'dead-end-after': o.deadEndAfter === undefined ? defaults['dead-end-after'] : o.deadEndAfter, 'max-pages-per-site': null, concurrency: 1,
   };
-  const order = s.order === 'bfs' ? null : new CrawlOrder(s.order, null, o.value);
   const sites: Site[] = web.sites.map((x, i) => ({
     id: i + 1, url: x.pages[0]!.url, name: x.host, short: x.host, group: x.group, unavailable: null, failures: 0, pulls: 0, rewardSum: 0, rewardMax: 0, deepest: null,
     scope: null, include: null, exclude: null, sitemaps: null, sitemapsRead: null, sitemapFiles: null, sitemapProblems: null,
   }));
-  const state = new CrawlState(sites, s, order);
+  const scheduler = new Scheduler(sites, s, o.value);
+  const { order, state } = scheduler;
   const store = new ReplayStore(web, order !== null, s.order === 'value', maxLevel);
-  const choice = new PageChoice(store, s, state, () => 0, true);
-  choice.scoreUnscored();
+  scheduler.open(store, () => 0, true);
+  const { choice } = scheduler;
   const out: ReplayResult = { pulls: [], pairs: [], urls: [], hosts: [] };
   while (!state.budgetSpent()) {
-    const id = o.policy({ arms: choice.arms(), history: state.history, budget: s.budget, random: randomFor(s.seed, state.history.length) });
+    const id = scheduler.next(o.policy);
     if (id === null) break;
     const page = choice.pageFor(id);
     if (!page) throw new Error(`policy chose site ${id}, which is not open`);

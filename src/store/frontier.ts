@@ -1,30 +1,7 @@
 import type { Db } from '../db/db.js';
 import { NOW } from './shared-crawl.js';
 import { QueuedLevels } from './queued-levels.js';
-
-/** What an ordered crawl keeps with each queued page (columns of `pages`). */
-export interface OrderState {
-  cues: string;
-  cash: number;
-  inherit: number;
-  dist: number;
-  inlinks: number;
-}
-
-export interface FrontierPage {
-  id: number;
-  siteId: number;
-  url: string;
-  level: number;
-  /** failed attempts so far, and when the first failed (epoch ms): see net/transient.ts; absent: none */
-  attempts?: number;
-  firstFailedAt?: number | null;
-  /** anchor text of the link that queued it, and what the order keeps with it (ordered crawls only) */
-  anchor?: string | null;
-  state?: OrderState;
-  /** its priority (ordered crawls only): with --order value, its predicted new external URLs */
-  priority?: number;
-}
+import type { FrontierPage, OrderState } from '../schedule/queued-page.js';
 
 /**
  * The breadth-first frontier, kept in SQLite (not in memory) so it survives a kill and scales:

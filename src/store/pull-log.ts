@@ -1,20 +1,6 @@
 import type { Db, Statement } from '../db/db.js';
 import type { Settings } from './settings.js';
-
-/** One completed pull as a crawl relearns it (raw rows: a resumed crawl may read millions). */
-export type StoredPull = [
-  seq: number,
-  siteId: number,
-  /** the reward under the crawl's mode */
-  reward: number,
-  url: string,
-  status: string,
-  httpStatus: number | null,
-  anchor: string | null,
-  cues: string | null,
-  terms: string | null,
-  pageId: number,
-];
+import type { StoredPull } from '../schedule/crawl-state.js';
 
 /** The outside link rows a page stored: [site id, URL key, host]. */
 export type StoredExternal = [siteId: number, key: string, host: string];

@@ -2,10 +2,9 @@
 // writer commits it in one transaction.
 import type { Rewards } from '../schedule/sites/reward.js';
 import type { FoundLinks } from '../page/found-links.js';
-import type { Prioritize, Rescore } from './priorities.js';
 import type { PagePrint } from '../page/page-fingerprint.js';
 import type { PageText } from '../page/page-text.js';
-import type { FrontierPage, OrderState } from './frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 
 /** The response headers a pull keeps (the map and the refresh checks read them). */
 export interface HeaderFacts {
@@ -78,35 +77,4 @@ export interface Committed extends LinkChanges {
   /** external URLs and outside hosts new to the whole store (for live totals) */
   newUrls: number;
   newHosts: number;
-}
-
-export interface OrderedLink {
-  url: string;
-  anchor: string;
-  cues: string | undefined;
-  /** its stored state, when the page is queued already */
-  known: OrderState | null;
-}
-
-export interface LinkOrder {
-  /**
-   * The pulled page gave `reward` (and in a focused crawl has these terms): heard before its links
-   * are scored (the order learns from it). Returns the page's relevance to store, or null.
-   */
-  learn(page: FrontierPage, reward: number, terms: Record<string, number> | undefined): number | null;
-  /**
-   * Whether a link to a page already queued changes its state and priority (cash, inheritance,
-   * in-links do). False: a queued page keeps its priority until its site's queue is scored again,
-   * and such a link only raises its level (children() hears new pages alone).
-   */
-  readonly tracksKnown: boolean;
-  /**
-   * After this pull, learned, which of the site's queued pages are due to be scored again (null:
-   * none; `queued(atMost)` counts them, up to atMost): the writer does it with the pull, in its
-   * transaction, so a resumed crawl finds the queue as an uninterrupted one had it.
-   */
-  rescoreAfter(page: FrontierPage, reward: number, queued: (atMost: number) => number): Rescore | null;
-  prioritize: Prioritize;
-  /** The new state and priority of each distinct queued (when tracksKnown) or new page the pulled page links to. */
-  children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[];
 }

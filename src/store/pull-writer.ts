@@ -1,13 +1,14 @@
 import type { Rewards } from '../schedule/sites/reward.js';
 import { sharedByWorkers, type Db, type RunResult, type Statement } from '../db/db.js';
-import type { FrontierPage } from './frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 import { fingerprint } from '../url/key-hash.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { retryWhole } from '../db/lost-connection.js';
 import { KnownExternal } from './known-external.js';
 import type { FoundLinks, Hold } from '../page/found-links.js';
-import { GONE, type Committed, type LinkChanges, type LinkOrder, type PullResult, type SkipStatus } from './pull-record.js';
-import type { OrderState } from './frontier.js';
+import { GONE, type Committed, type LinkChanges, type PullResult, type SkipStatus } from './pull-record.js';
+import type { LinkOrder } from '../schedule/link-order.js';
+import type { OrderState } from '../schedule/queued-page.js';
 import { TextIndexWriter } from './text-index.js';
 import { QueuedLevels } from './queued-levels.js';
 import { queuedPages, rescoreQueued } from './priorities.js';

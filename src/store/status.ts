@@ -93,7 +93,7 @@ export function readStatus(db: Db): Status {
   const distinct = distinctExternalBySite(db);
   const frontier = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level <= ? GROUP BY site_id", maxLevel);
   const focused = settings.focus !== null;
-  // Relevance is stored with the pulled page (crawl/crawl-order.ts); a page scored before the focus changed keeps its score.
+  // Relevance is stored with the pulled page (schedule/link-order.ts); a page scored before the focus changed keeps its score.
   const relevant = countBy(
     'SELECT f.site_id, count(*) FROM fetches f JOIN pages p ON p.id = f.page_id WHERE p.relevance >= ? GROUP BY f.site_id',
     settings['focus-threshold'],

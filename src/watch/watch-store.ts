@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.js';
 import { greatest, inJsonIds, insertIgnore, onConflictIgnore, typed } from '../db/dialect.js';
-import type { FrontierPage } from '../store/frontier.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
 import type { Appearance } from './appearance.js';
 import type { Check } from './schedule.js';
 import type { RefreshLogAction } from '../refresh/refresh-log.js';

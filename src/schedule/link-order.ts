@@ -1,22 +1,53 @@
-import type { FrontierPage } from '../store/frontier.js';
-import type { LinkOrder, OrderedLink } from '../store/pull-record.js';
-import type { OrderState } from '../store/frontier.js';
-import type { Rescore } from '../store/priorities.js';
-import { childStates } from '../schedule/links/children.js';
-import { CUE_KINDS, joinCues, linkCues, splitCues } from '../schedule/links/cues.js';
-import { CueModel } from '../schedule/links/model.js';
-import { focusedPriority, priorityOf, PROMOTE, rescoreDue, START, type LinkState, type Order } from '../schedule/links/priority.js';
-import { absoluteValue, relativeValue, VALUE_DEFAULTS, valueKinds, type ValueParams } from '../schedule/links/link-value.js';
-import { shippedValue } from '../schedule/links/shipped-prior.js';
-import { yieldRelevance } from '../schedule/links/relevance.js';
-import { neighbourhood } from '../schedule/links/shark.js';
-import type { Topic } from '../schedule/focus/topic.js';
-import { stem } from '../schedule/focus/terms.js';
+import type { FrontierPage, OrderState } from './queued-page.js';
+import type { Prioritize, Rescore } from './links/rescore.js';
+import { childStates } from './links/children.js';
+import { CUE_KINDS, joinCues, linkCues, splitCues } from './links/cues.js';
+import { CueModel } from './links/model.js';
+import { focusedPriority, priorityOf, PROMOTE, rescoreDue, START, type LinkState, type Order } from './links/priority.js';
+import { absoluteValue, relativeValue, VALUE_DEFAULTS, valueKinds, type ValueParams } from './links/link-value.js';
+import { shippedValue } from './links/shipped-prior.js';
+import { yieldRelevance } from './links/relevance.js';
+import { neighbourhood } from './links/shark.js';
+import type { Topic } from './focus/topic.js';
+import { stem } from './focus/terms.js';
+
+/** How the pull writer (store/pull-writer.ts) and the replay's twin of it order a pulled page's links. */
+export interface LinkOrder {
+  /**
+   * The pulled page gave `reward` (and in a focused crawl has these terms): heard before its links
+   * are scored (the order learns from it). Returns the page's relevance to store, or null.
+   */
+  learn(page: FrontierPage, reward: number, terms: Record<string, number> | undefined): number | null;
+  /**
+   * Whether a link to a page already queued changes its state and priority (cash, inheritance,
+   * in-links do). False: a queued page keeps its priority until its site's queue is scored again,
+   * and such a link only raises its level (children() hears new pages alone).
+   */
+  readonly tracksKnown: boolean;
+  /**
+   * After this pull, learned, which of the site's queued pages are due to be scored again (null:
+   * none; `queued(atMost)` counts them, up to atMost): the writer does it with the pull, in its
+   * transaction, so a resumed crawl finds the queue as an uninterrupted one had it.
+   */
+  rescoreAfter(page: FrontierPage, reward: number, queued: (atMost: number) => number): Rescore | null;
+  prioritize: Prioritize;
+  /** The new state and priority of each distinct queued (when tracksKnown) or new page the pulled page links to. */
+  children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[];
+}
+
+/** A link of the pulled page, as the order scores it. */
+export interface OrderedLink {
+  url: string;
+  anchor: string;
+  cues: string | undefined;
+  /** its stored state, when the page is queued already */
+  known: OrderState | null;
+}
 
 /**
- * The crawl's side of an ordered crawl (src/schedule/links): one cue model learned from every pulled
+ * The order of an ordered crawl (links/): one cue model learned from every pulled
  * page, the pulled page's links scored with it. A page queued by a breadth-first run has no
- * stored cues: its URL and anchor give them. With a topic (`--focus`, src/schedule/focus) a page's
+ * stored cues: its URL and anchor give them. With a topic (`--focus`, focus/) a page's
  * relevance is its similarity to the topic and a link's neighbourhood the similarity of its
  * words; without one both come from the yield of new external URLs.
  */

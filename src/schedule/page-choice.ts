@@ -1,10 +1,7 @@
-import type { Arm } from '../schedule/sites/policy.js';
-import type { FrontierPage } from '../store/frontier.js';
-import type { Prioritize, Rescore } from '../store/priorities.js';
-import type { Settings } from '../store/settings.js';
-import type { Site } from '../store/sites.js';
-import type { CrawlState } from './crawl-state.js';
-import { waitsInRun } from '../net/transient.js';
+import type { Arm } from './sites/policy.js';
+import type { FrontierPage } from './queued-page.js';
+import type { Prioritize, Rescore } from './links/rescore.js';
+import type { CrawlState, SiteTally } from './crawl-state.js';
 
 export interface SiteCounts {
   /** pages left (or in flight) */
@@ -25,10 +22,24 @@ export interface SiteQueues {
   nextPage(siteId: number, maxLevel: number): FrontierPage | undefined;
   /** when the site's soonest page that failed for now may be asked again (epoch ms), or null */
   soonestRetry(siteId: number, maxLevel: number): number | null;
-  /** score the site's queued pages again: those `which` picks (store/priorities.ts rescores) */
+  /** score the site's queued pages again: those `which` picks (links/rescore.ts) */
   rescore(siteId: number, prioritize: Prioritize, which?: Rescore): void;
   /** a queued page that will not be fetched */
   skip(page: FrontierPage, status: 'skipped', why: string): void;
+}
+
+/** The crawl's settings a choice reads. */
+export interface ChoiceSettings {
+  'max-level': number;
+  'max-backoff': number;
+}
+
+/**
+ * Whether a run waits for something `waitMs` away (a page's retry, a robots.txt asked again): for
+ * a host's pause (at most `maxBackoffMs`), not for a page that waits out its retry-span.
+ */
+export function waitsInRun(waitMs: number, maxBackoffMs: number): boolean {
+  return waitMs <= maxBackoffMs;
 }
 
 /**
@@ -50,7 +61,7 @@ export class PageChoice {
    */
   constructor(
     private queues: SiteQueues,
-    private s: Settings,
+    private s: ChoiceSettings,
     private state: CrawlState,
     private hostWait: (host: string) => number,
     private waitForChoice: boolean,
@@ -112,9 +123,9 @@ export class PageChoice {
 
   /**
    * ms until the site can go on when it waits: held, or only pages that failed for now left. Null
-   * when it does not wait, or not in this run (net/transient.ts waitsInRun): a later run asks.
+   * when it does not wait, or not in this run (waitsInRun): a later run asks.
    */
-  private waitOf(x: Site): number | null {
+  private waitOf(x: SiteTally): number | null {
     const now = Date.now();
     let at = this.held.get(x.id);
     if (at === undefined) {
@@ -196,7 +207,7 @@ export class PageChoice {
   }
 
   /** Available, not in flight, not capped, with a page left. */
-  private pending(x: Site): boolean {
+  private pending(x: SiteTally): boolean {
     return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) && !this.isHeld(x.id) && this.pageFor(x.id) !== undefined;
   }
 

@@ -1,8 +1,4 @@
-import type { PullResult } from '../store/pull-record.js';
-import type { StoredPull } from '../store/pull-log.js';
-import type { Settings } from '../store/settings.js';
-import type { Site } from '../store/sites.js';
-import type { CrawlOrder } from './crawl-order.js';
+import type { CrawlOrder } from './link-order.js';
 import { DeadEnds, pullOutcome } from './dead-ends.js';
 
 /**
@@ -11,8 +7,8 @@ import { DeadEnds, pullOutcome } from './dead-ends.js';
  * stored pull (the coordinator feeds them in crawl order), so a resumed crawl decides as an
  * uninterrupted one would have.
  */
-export class CrawlState {
-  readonly sites: Map<number, Site>;
+export class CrawlState<S extends SiteTally = SiteTally> {
+  readonly sites: Map<number, S>;
   /** site id → its pulls' rewards under the crawl's mode, in crawl order */
   readonly rewards: Map<number, number[]>;
   /**
@@ -28,8 +24,8 @@ export class CrawlState {
   readonly inFlight = new Map<number, number>();
 
   constructor(
-    sites: readonly Site[],
-    private s: Settings,
+    sites: readonly S[],
+    private s: StateSettings,
     readonly order: CrawlOrder | null,
   ) {
     this.sites = new Map(sites.map((x) => [x.id, x]));
@@ -46,7 +42,7 @@ export class CrawlState {
   }
 
   /** A pull this process just committed, learned without reading it back (its pick is in the history already). */
-  record(site: Site, url: string, result: Pick<PullResult, 'status' | 'httpStatus'>, reward: number): void {
+  record(site: S, url: string, result: { status: string; httpStatus: number | null }, reward: number): void {
     this.deadEnds.record(site.id, url, pullOutcome(result.status, result.httpStatus));
     site.pulls++;
     site.rewardSum += reward;
@@ -56,7 +52,7 @@ export class CrawlState {
   }
 
   /** The sites' counters as the database has them now (other workers pull too). */
-  update(stored: readonly Site[]): void {
+  update(stored: readonly SiteTally[]): void {
     for (const x of stored) {
       const site = this.sites.get(x.id);
       if (site) Object.assign(site, { pulls: x.pulls, rewardSum: x.rewardSum, rewardMax: x.rewardMax, unavailable: x.unavailable });
@@ -64,7 +60,7 @@ export class CrawlState {
   }
 
   /** The site reached max-pages-per-site. */
-  capped(x: Site): boolean {
+  capped(x: SiteTally): boolean {
     return this.s['max-pages-per-site'] !== null && x.pulls >= this.s['max-pages-per-site'];
   }
 
@@ -73,3 +69,36 @@ export class CrawlState {
     return this.s.budget !== null && this.totalPulls + this.inFlight.size >= this.s.budget;
   }
 }
+
+/** What the scheduler reads and keeps of a site: the store's sites (store/sites.ts) have these and more. */
+export interface SiteTally {
+  id: number;
+  group: string | null;
+  /** why the site is Not Available; null: it is */
+  unavailable: string | null;
+  pulls: number;
+  rewardSum: number;
+  rewardMax: number;
+}
+
+/** The crawl's settings the state reads. */
+export interface StateSettings {
+  budget: number | null;
+  'max-pages-per-site': number | null;
+  'dead-end-after': number | null;
+}
+
+/** One completed pull as a crawl relearns it (raw rows of the store's pull log: a resumed crawl may read millions). */
+export type StoredPull = [
+  seq: number,
+  siteId: number,
+  /** the reward under the crawl's mode */
+  reward: number,
+  url: string,
+  status: string,
+  httpStatus: number | null,
+  anchor: string | null,
+  cues: string | null,
+  terms: string | null,
+  pageId: number,
+];
