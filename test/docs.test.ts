@@ -1,23 +1,34 @@
-// The docs cannot drift from the CLI: every command line in the code blocks of README.md and
-// docs/*.md is checked against the real command tree (the one `beebot --help` prints). In `sh`
+// The docs cannot drift from the CLI. Every command line in the code blocks of README.md and
+// docs/*.md is checked against the real command tree (the one `beebot --help` prints): in `sh`
 // blocks each `beebot …` line must name a command (and subcommand) that exists, use only flags
 // that command accepts, and give it the arguments it needs; `npm run X` must name a script of
 // package.json, `node dist/scripts/X.js` a file of scripts/. In other blocks (usage synopses) a
 // line starting with `beebot` must name a command, and its flags must belong to that command or
-// its subcommands. The links between the pages must point at files and headings that exist. The
-// README's tour runs as written, in order, on the bundled fixture web (its sites' URLs mapped to
-// the fixture's hosts, budgets 50 times smaller, every crawl through the fixture server as proxy;
-// the first crawl stopped by Ctrl-C after its first page, then resumed).
+// its subcommands. The links between the pages must point at files and headings that exist.
+//
+// And every `sh` example RUNS, page by page, line by line in order, as a reader would type it:
+// the README in a fresh folder (its tour's CSV saved as the file it imports), each docs page in a
+// copy of the folder the README left (the tour's database and files), all on the bundled fixture
+// web: the tour's sites' URLs mapped to the fixture's hosts, a postgres:// URL to a fresh database
+// of a throwaway PostgreSQL cluster, budgets 50 times smaller, `--for`/`--until` waits of 2 s,
+// every command that takes `--proxy` sent through the fixture server with `--delay 0`; `ssh host
+// 'cmd'` runs cmd here, `&` in the background (awaited at the page's end), npm and npx in the
+// checkout. The README's first crawl is stopped by Ctrl-C after its first page (exit 130), then
+// resumed. Each command must exit 0, or the code its line's comment promises (`# … exit 1 …`), say
+// something, write the files it names, and print JSON that parses with `--json`. What is not run
+// is listed in NOT_RUN below, each with why, and must still be in its page.
 import type { Command, Option } from 'commander';
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSeeds } from '../fixtures/web.js';
 import { program } from '../src/cli/main.js';
-import { BIN } from './helpers/cli.js';
+import { runExamples, type Ran } from './helpers/doc-examples.js';
 import { withFixtureWeb } from './helpers/fixture-run.js';
+import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
+import { codeBlocks, shellSteps, shLines, simpleCommands, words } from './helpers/shell-words.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
@@ -26,72 +37,19 @@ const SCRIPTS = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'),
 const OTHER_PROGRAMS = new Set(['export', 'cd', 'cat', 'psql', 'createdb', 'createuser', 'sudo', 'apt-get', 'apt']);
 const NPM_COMMANDS = new Set(['ci', 'install', 'test', 'link']);
 
-interface Block { lang: string; firstLine: number; lines: string[] }
-
-/** The fenced code blocks of a Markdown text, with the line number of their first line. */
-export function codeBlocks(text: string): Block[] {
-  const blocks: Block[] = [];
-  let open: Block | undefined;
-  text.split('\n').forEach((line, i) => {
-    const fence = /^\s*```(\S*)/.exec(line);
-    if (fence && open === undefined) open = { lang: fence[1]!, firstLine: i + 2, lines: [] };
-    else if (fence && open !== undefined) {
-      blocks.push(open);
-      open = undefined;
-    } else open?.lines.push(line);
-  });
-  return blocks;
-}
-
-/** Shell words of one command (quotes removed); a `#` comment ends it. */
-function words(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let has = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === "'" || c === '"') {
-      const end = line.indexOf(c, i + 1);
-      cur += line.slice(i + 1, end < 0 ? line.length : end);
-      has = true;
-      i = end < 0 ? line.length : end;
-    } else if (/\s/.test(c)) {
-      if (has) out.push(cur);
-      cur = '';
-      has = false;
-    } else if (c === '#' && !has) break;
-    else {
-      cur += c;
-      has = true;
-    }
-  }
-  if (has) out.push(cur);
-  return out;
-}
-
-/** One `sh` line split into simple commands at `&&`, `||`, `;`, `|` and `&` (outside quotes). */
-function simpleCommands(line: string): string[][] {
-  const parts: string[] = [];
-  let cur = '';
-  let quote = '';
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote) {
-      if (c === quote) quote = '';
-      cur += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      cur += c;
-    } else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) break;
-    else if (c === '&' || c === '|' || c === ';') {
-      parts.push(cur);
-      cur = '';
-      if (line[i + 1] === c) i++;
-    } else cur += c;
-  }
-  parts.push(cur);
-  return parts.map(words).filter((w) => w.length > 0);
-}
+/** The simple commands of the pages' `sh` blocks that are not run, by page, each with why. */
+const NOT_RUN: Record<string, Record<string, string>> = {
+  'README.md': {
+    'npm ci': 'installs the dependencies: the checkout under test has them',
+    'npm run demo': 'builds (rewriting dist/ under the tests that run beside this one), then runs dist/scripts/demo.js, which test/demo.test.ts runs and checks',
+    'npm test': 'the whole suite, this test included',
+  },
+  'docs/testing.md': {
+    'npm test': 'the whole suite, this test included',
+    'npm run build': 'rewrites dist/ under the tests that run beside this one; npm test builds first',
+    'sudo apt-get install libpq-dev postgresql': 'installs system packages',
+  },
+};
 
 function longFlags(cmd: Command): Set<string> {
   return new Set(cmd.options.flatMap((o: Option) => [o.long, o.short].filter((f): f is string => f !== undefined)));
@@ -184,13 +142,7 @@ export function checkPage(root: Command, text: string): string[] {
   const problems: string[] = [];
   for (const block of codeBlocks(text)) {
     if (block.lang === 'sh') {
-      const lines: { n: number; text: string }[] = [];
-      block.lines.forEach((l, k) => {
-        const prev = lines[lines.length - 1];
-        if (prev !== undefined && prev.text.endsWith('\\')) prev.text = prev.text.slice(0, -1) + ' ' + l;
-        else lines.push({ n: block.firstLine + k, text: l });
-      });
-      for (const { n, text: line } of lines) {
+      for (const { n, text: line } of shLines(block)) {
         const queue = simpleCommands(line);
         while (queue.length > 0) {
           let w = queue.shift()!;
@@ -316,65 +268,63 @@ describe('docs', () => {
   });
 });
 
-describe("the README's tour", () => {
+describe('the shell examples run', () => {
   const fx = withFixtureWeb();
+  const read = (page: string) => readFileSync(join(ROOT, page), 'utf8');
+  const shCommands = (page: string) => codeBlocks(read(page)).filter((b) => b.lang === 'sh').flatMap(shLines).flatMap((l) => shellSteps(l.text));
+  const pages = PAGES.filter((p) => shCommands(p).length > 0);
+  const folders: string[] = [];
+  let cluster: PgCluster | undefined;
+  afterAll(async () => {
+    await cluster?.stop();
+    for (const f of folders) rmSync(f, { recursive: true, force: true });
+  });
 
-  it('runs as written on the fixture web, every command exiting 0', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('NOT_RUN names only commands that its pages still show', () => {
+    for (const [page, commands] of Object.entries(NOT_RUN)) {
+      const shown = shCommands(page).map((s) => s.words.join(' '));
+      for (const c of Object.keys(commands)) expect(shown, `${page}: ${c}`).toContain(c);
+    }
+  });
+
+  /** Runs a page's examples in a new folder: the README's in an empty one, a docs page's in a copy of `from`. */
+  async function runPage(page: string, from?: string): Promise<{ dir: string; ran: Ran[] }> {
+    const readme = read('README.md');
     const start = readme.indexOf('## A five-minute tour');
     const tour = readme.slice(start, readme.indexOf('\n## ', start + 1));
-    const blocks = codeBlocks(tour);
     // the tour's sites, in order of appearance, become the fixture web's
     const urls = [...new Set([...tour.matchAll(/https:\/\/www\.[a-z.]+/g)].map((m) => m[0]))].filter((u) => !u.includes('example.org'));
     expect(urls.length).toBeGreaterThanOrEqual(3);
     expect(urls.length).toBeLessThanOrEqual(fixtureSeeds.length - 1);
     const sites = fixtureSeeds.filter((s) => s.host !== 'down.test'); // the one whose robots.txt answers 503: nothing there can be reached
-    const local = (s: string) => urls.reduce((acc, u, k) => acc.replaceAll(u, fx.web.url(sites[k]!.host).replace(/\/$/, '')), s);
-    const csv = blocks.filter((b) => b.lang === 'csv');
-    expect(csv).toHaveLength(1);
-    const csvFile = /beebot seeds import (\S+)/.exec(tour)![1]!;
-    writeFileSync(join(fx.tmp.dir, csvFile), local(csv[0]!.lines.join('\n')) + '\n');
+    const text = read(page);
+    const db = text.includes('postgres://') ? await createDatabase((cluster ??= await startPostgres())) : '';
+    const local = (s: string) => urls.reduce((acc, u, k) => acc.replaceAll(u, fx.web.url(sites[k]!.host).replace(/\/$/, '')), s).replace(/postgres:\/\/[^\s'"]+/g, db);
 
-    const commands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.lines).flatMap((l) => simpleCommands(l));
-    expect(commands.map((w) => w.slice(0, 2).join(' '))).toEqual(expect.arrayContaining(['beebot seeds', 'beebot crawl', 'beebot status', 'beebot export', 'beebot report']));
-    let interrupted = false;
-    for (const w of commands) {
-      expect(w[0]).toBe('beebot');
-      const args = w.slice(1).map(local);
-      if (args[0] === 'crawl') {
-        // budgets 50 times smaller, so that the fixture web is not exhausted before the resume
-        const b = args.indexOf('--budget');
-        if (b > 0) args[b + 1] = String(Math.max(1, Math.round(Number(args[b + 1]) / 50)));
-        args.push('--proxy', `http://127.0.0.1:${fx.web.port}`, '--delay', '0');
-      }
-      // The first crawl is stopped as the tour says, by Ctrl-C (SIGINT) after its first page: exit 130.
-      const stop: boolean = args[0] === 'crawl' && !interrupted;
-      interrupted ||= stop;
-      const r = await run(args, fx.tmp.dir, stop);
-      expect(r.code, `beebot ${args.join(' ')}\n${r.out}`).toBe(stop ? 130 : 0);
+    const dir = mkdtempSync(join(tmpdir(), 'beebot-docs-'));
+    folders.push(dir);
+    if (from !== undefined) cpSync(from, dir, { recursive: true });
+    else {
+      const csv = codeBlocks(tour).filter((b) => b.lang === 'csv');
+      expect(csv).toHaveLength(1);
+      writeFileSync(join(dir, /beebot seeds import (\S+)/.exec(tour)![1]!), local(csv[0]!.lines.join('\n')) + '\n');
     }
-    expect(interrupted).toBe(true);
-    for (const f of ['external.csv', 'sites.gexf', 'report.html']) expect(existsSync(join(fx.tmp.dir, f)), f).toBe(true);
-  }, 120_000);
-});
-
-/** The real CLI in `cwd` (its default database, ./beebot.db, is there). */
-function run(args: string[], cwd: string, interruptAfterFirstPage = false): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-    delete env.BEEBOT_DB;
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    let sent = false;
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      // piped, a crawl writes one tab-separated line per page on stderr
-      if (interruptAfterFirstPage && !sent && d.includes('\t')) {
-        sent = true;
-        child.kill('SIGINT');
-      }
+    const ran = await runExamples(text, {
+      root, checkout: ROOT, dir, local, proxy: `http://127.0.0.1:${fx.web.port}`,
+      notRun: new Map(Object.entries(NOT_RUN[page] ?? {})), ctrlCFirstCrawl: from === undefined,
     });
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
+    return { dir, ran };
+  }
+  let readmeRun: Promise<{ dir: string; ran: Ran[] }> | undefined;
+  const runReadme = () => (readmeRun ??= runPage('README.md'));
+
+  it.each(pages)('%s: every shell example runs on the fixture web', async (page) => {
+    const { ran } = page === 'README.md' ? await runReadme() : await runPage(page, (await runReadme()).dir);
+    expect(ran.length).toBeGreaterThan(0);
+    expect(ran.filter((r) => r.problems.length > 0).map((r) => `${r.at}: ${r.problems.join('; ')}`)).toEqual([]);
+    if (page === 'README.md') {
+      expect(ran.map((r) => /^line \d+: (\S+)/.exec(r.at)?.[1])).toEqual(expect.arrayContaining(['seeds', 'crawl', 'status', 'export', 'report']));
+      expect(ran.filter((r) => r.expected === 130), 'the first crawl stopped by Ctrl-C').toHaveLength(1);
+    }
+  }, 180_000);
+});
