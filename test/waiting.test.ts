@@ -1,10 +1,12 @@
 // A run whose only work left is failing sites ends by itself, says while it waits why and until
 // when, and leaves their pages queued for a later run: bad servers and a dead proxy through the
 // real CLI, on loopback, with the waiting rules (src/net/waiting.ts) tested directly.
+import { createServer } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLoopback } from '../fixtures/listen.js';
 import { startFixtureWeb } from '../fixtures/server.js';
 import { HostGate } from '../src/net/host-gate.js';
 import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, waitingPagesLine, waitLine } from '../src/net/waiting.js';
@@ -165,6 +167,34 @@ describe('a resumed crawl through a dead proxy', () => {
       expect(rows<{ n: number }>(db, 'SELECT count(*) AS n FROM fetches')[0]!.n).toBe(10);
     } finally {
       await web.close();
+    }
+  }, 60_000);
+});
+
+describe('an https crawl through a proxy that closes every CONNECT unanswered', () => {
+  it('is a failure for now, not a hang: it waits, then stops with one line naming the cause, exit 1, nothing marked failed', async () => {
+    // undici 7 alone reconnects such a tunnel in a tight loop, the CPU spinning, and never settles.
+    const proxy = createServer((c) => c.once('data', () => c.destroy()));
+    const port = await listenLoopback(proxy);
+    try {
+      const db = join(tmp.dir, 'closing-proxy.db');
+      expect((await beebot(['seeds', 'add', 'https://tunnel.test/'], { db })).code).toBe(0);
+      expect((await beebot(['config', 'set', 'retry-span', '3000'], { db })).code).toBe(0);
+      const started = Date.now();
+      const run = beebot(['crawl', '--proxy', `http://127.0.0.1:${port}`, '--delay', '0', '--budget', '5'], { db });
+      const hung = setTimeout(() => run.child.kill('SIGKILL'), 30_000);
+      const r = await run;
+      clearTimeout(hung);
+      expect(r.signal, 'killed after 30 s: it hung').toBeNull();
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      const last = r.stderr.trim().split('\n').filter((l) => l.startsWith('beebot:'));
+      expect(last).toHaveLength(1);
+      expect(last[0]).toMatch(new RegExp(`^beebot: nothing could be reached in this run for \\d+s \\(connection reset by proxy 127\\.0\\.0\\.1:${port}; .*run beebot crawl again later$`));
+      expect(rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE status = 'queued'")[0]!.n, 'the start page stays queued').toBe(1);
+    } finally {
+      await new Promise((done) => proxy.close(done));
     }
   }, 60_000);
 });

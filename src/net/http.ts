@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { Agent, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, request, type buildConnector, type Dispatcher } from 'undici';
 import type { HeaderFacts } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
 import type { BodyTurn } from './large-bodies.js';
@@ -72,12 +72,31 @@ export function createDispatcher(o: HttpOptions): Dispatcher {
   // client that sends CONNECT are built from `{connect}` alone, with undici's 300 s defaults. Every
   // pool it makes gets the page timeouts here, and both TLS connectors the connect timeout.
   const timeouts = { headersTimeout: o.headersTimeout, bodyTimeout: o.bodyTimeout };
-  const pool = (origin: string | URL, opts: object) => new Pool(origin, { connections: 2, ...opts, ...timeouts });
+  const pool = (origin: string | URL, opts: Pool.Options) =>
+    new Pool(origin, { connections: 2, ...opts, ...timeouts, ...(typeof opts.connect === 'function' ? { connect: tunnelFails(opts.connect) } : {}) });
   return new ProxyAgent({
     uri: o.proxy, proxyTunnel: false, ...agentOpts,
     factory: pool, clientFactory: pool,
     proxyTls: { timeout: o.connectTimeout }, requestTls: { timeout: o.connectTimeout },
   });
+}
+
+type Connect = buildConnector.connector;
+const TUNNEL_CLOSED = 'BEEBOT_PROXY_TUNNEL_CLOSED';
+
+/**
+ * A proxy that closes a CONNECT without answering makes undici 7 reconnect in a tight loop, the
+ * CPU spinning and the request never settling (nodejs/undici#3897; the fix is in undici 8, which
+ * needs Node 22). A socket error while the tunnel is made is handed on under another code, which
+ * fails the request instead: a failure for now, as a reset is.
+ */
+function tunnelFails(connect: Connect): Connect {
+  return (opts, callback) =>
+    connect(opts, (...args) => {
+      const err = args[0] as { code?: string } | null;
+      if (err?.code !== 'UND_ERR_SOCKET') return callback(...args);
+      callback(Object.assign(new Error('the proxy closed the tunnel without answering CONNECT', { cause: err }), { code: TUNNEL_CLOSED }), null);
+    });
 }
 
 const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
@@ -317,6 +336,7 @@ export function toFetchError(err: unknown, signal?: AbortSignal): FetchError {
   // undici's ProxyAgent ends a CONNECT the proxy did not answer 200 as an abort (UND_ERR_ABORTED).
   const tunnel = /^Proxy response \((\d+)\)/.exec(e.message ?? '');
   if (tunnel) return new FetchError(`proxy refused the tunnel (${tunnel[1]})`);
+  if (code === TUNNEL_CLOSED) return new FetchError('reset', e.message);
   if (reasons[code]) return new FetchError(reasons[code]!, e.message);
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || /SSL|TLS/.test(code)) return new FetchError('tls', e.message);
   // llhttp parser errors: the peer does not speak HTTP/1.1 properly
