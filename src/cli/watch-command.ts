@@ -67,30 +67,25 @@ export function watchCommand(): Command {
   // the parent, which sees them first: the subcommands read them from both.
   const shared = (o: Record<string, unknown>, cmd: Command, name: string): unknown => o[name] ?? cmd.parent!.getOptionValue(name);
 
-  watch
-    .command('add <url>')
-    .description('watch a page of the crawl as a hub')
-    .action(async (url: string, _o: unknown, cmd: Command) =>
-      withDb(cmd, (db) => {
-        const page = findPage(db, url);
-        const store = new WatchStore(db);
-        const was = store.hub(page.id);
-        if (was && was.added === 'manual' && !store.isRemoved(page.id)) return void process.stdout.write(`already watched: ${page.url}\n`);
-        store.add(page.id, groupKey(page.url), 'manual', Date.now());
-        process.stdout.write(`watching ${page.url} (group ${groupKey(page.url)})\n`);
-      }, { mustExist: true }),
-    );
+  // `add <url>` and `remove <url>`: a page of the crawl, found by its URL.
+  const onHub = (name: string, description: string, act: (db: Db, page: ReturnType<typeof findPage>, url: string) => void) =>
+    watch
+      .command(`${name} <url>`)
+      .description(description)
+      .action(async (url: string, _o: unknown, cmd: Command) => withDb(cmd, (db) => act(db, findPage(db, url), url), { mustExist: true }));
 
-  watch
-    .command('remove <url>')
-    .description('stop watching a hub (an automatically found one is not added again)')
-    .action(async (url: string, _o: unknown, cmd: Command) =>
-      withDb(cmd, (db) => {
-        const page = findPage(db, url);
-        if (!new WatchStore(db).remove(page.id, Date.now())) throw new UsageError(`not a watched hub: ${url}`);
-        process.stdout.write(`no longer watching ${page.url}\n`);
-      }, { mustExist: true }),
-    );
+  onHub('add', 'watch a page of the crawl as a hub', (db, page) => {
+    const store = new WatchStore(db);
+    const was = store.hub(page.id);
+    if (was && was.added === 'manual' && !store.isRemoved(page.id)) return void process.stdout.write(`already watched: ${page.url}\n`);
+    store.add(page.id, groupKey(page.url), 'manual', Date.now());
+    process.stdout.write(`watching ${page.url} (group ${groupKey(page.url)})\n`);
+  });
+
+  onHub('remove', 'stop watching a hub (an automatically found one is not added again)', (db, page, url) => {
+    if (!new WatchStore(db).remove(page.id, Date.now())) throw new UsageError(`not a watched hub: ${url}`);
+    process.stdout.write(`no longer watching ${page.url}\n`);
+  });
 
   watch
     .command('import <file>')

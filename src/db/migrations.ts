@@ -99,11 +99,8 @@ export const migrations: string[] = [
   CREATE INDEX external_site ON external_links (site_id, id);
 
   CREATE TABLE bad_links (
-    id      INTEGER PRIMARY KEY,
-    site_id INTEGER NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
-    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
-    raw     TEXT NOT NULL,
-    reason  TEXT NOT NULL,
+    id INTEGER PRIMARY KEY, site_id INTEGER NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE, raw TEXT NOT NULL, reason TEXT NOT NULL,
     UNIQUE (page_id, raw)
   );
   CREATE INDEX bad_site ON bad_links (site_id, id);
