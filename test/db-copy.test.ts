@@ -114,7 +114,7 @@ describe('beebot db copy', () => {
     expect(before.deleted_links!.length).toBeGreaterThan(0);
     expect(before.watch_hubs!.length).toBeGreaterThan(0);
     expect(before.watch_checks!.length).toBeGreaterThan(0);
-    expect(Object.keys(before).length).toBe(19);
+    expect(Object.keys(before).length).toBe(20);
 
     const r = await run(['db', 'copy', original, pgUrl('crawl')]);
     expect(r.stderr).toBe('');
