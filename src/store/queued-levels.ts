@@ -1,5 +1,4 @@
 import type { Db } from '../db/db.js';
-import { least } from '../db/dialect.js';
 
 /**
  * A queued page found again nearer the start page, in a crawl ordered by value: the nearer level
@@ -63,12 +62,13 @@ export class QueuedLevels {
  */
 export function settleQueuedLevels(db: Db, maxLevel: number, all: boolean): void {
   db.transaction(() => {
-    const pick = all ? '' : `AND q.level <= ? AND pages.level > ?`;
+    // driven by queued_levels (a few rows), not by the pages
+    const pick = all ? '' : `AND q.level <= ? AND p.level > ?`;
     const args = all ? [] : [maxLevel, maxLevel];
     db.prepare(
-      `UPDATE pages SET level = ${least(db, 'level', '(SELECT q.level FROM queued_levels q WHERE q.page_id = pages.id)')},
+      `UPDATE pages SET level = (SELECT q.level FROM queued_levels q WHERE q.page_id = pages.id),
          found_on = (SELECT q.found_on FROM queued_levels q WHERE q.page_id = pages.id)
-       WHERE status = 'queued' AND id IN (SELECT q.page_id FROM queued_levels q WHERE q.page_id = pages.id ${pick} AND q.level < pages.level)`,
+       WHERE id IN (SELECT q.page_id FROM queued_levels q JOIN pages p ON p.id = q.page_id WHERE p.status = 'queued' AND q.level < p.level ${pick})`,
     ).run(...args);
     db.prepare(`DELETE FROM queued_levels WHERE NOT EXISTS (SELECT 1 FROM pages p WHERE p.id = queued_levels.page_id AND p.status = 'queued' AND p.level > queued_levels.level)`).run();
   })();
