@@ -24,6 +24,10 @@ describe('isTransient', () => {
     expect(isTransient(error(e))).toBe(false);
   });
 
+  it.each([[502, true], [503, true], [429, true], [403, false], [407, false]])('a proxy that answers CONNECT with %i: not now is %s', (status, forNow) => {
+    expect(isTransient(error(`proxy refused the tunnel (${status})`))).toBe(forNow);
+  });
+
   it.each([999, 600, 101])('HTTP %i is a malformed answer, not a passing failure', (status) => {
     expect(isTransient(error(`HTTP ${status}`, status))).toBe(false);
   });

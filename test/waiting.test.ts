@@ -67,6 +67,7 @@ describe('the waiting rules', () => {
     expect(failureCause('headers-timeout', null, null)).toBe('no answer');
     expect(failureCause('robots.txt unreachable (HTTP 503): everything disallowed for now', null, null)).toBe('HTTP 503');
     expect(failureCause(null, 429, 'http://p:3128')).toBe('HTTP 429');
+    expect(failureCause('robots.txt unreachable (proxy refused the tunnel (502)): everything disallowed for now', null, 'http://p:3128')).toBe('proxy refused the tunnel (502)');
   });
 });
 

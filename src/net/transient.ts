@@ -35,6 +35,9 @@ export function isTransient(o: Outcome): boolean {
   if (o.httpStatus !== null) return retryableStatus(o.httpStatus);
   if (o.error === null) return false;
   const reason = o.error.split(':', 1)[0]!.trim();
+  // A proxy's answer to CONNECT reads as a server's: a 502 or 503 from it may pass.
+  const tunnel = /^proxy refused the tunnel \((\d+)\)$/.exec(reason);
+  if (tunnel) return retryableStatus(Number(tunnel[1]));
   return TRANSIENT_ERRORS.has(reason);
 }
 

@@ -119,7 +119,8 @@ const WORDS: Record<string, string> = {
  * not be read for it), or the HTTP status; with a proxy, a connection it refused is the proxy's.
  */
 export function failureCause(error: string | null, httpStatus: number | null, proxy: string | null): string {
-  const robots = error === null ? null : /^robots\.txt unreachable \(([^)]*)\)/.exec(error);
+  // the inner error may hold parentheses of its own: 'proxy refused the tunnel (502)'
+  const robots = error === null ? null : /^robots\.txt unreachable \((.*)\)(?=: |$)/.exec(error);
   const inner = robots ? robots[1]! : error;
   const status = httpStatus ?? (inner !== null ? Number(/^HTTP (\d{3})\b/.exec(inner)?.[1] ?? NaN) : NaN);
   if (Number.isFinite(status)) return `HTTP ${status}`;
