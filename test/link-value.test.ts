@@ -179,6 +179,21 @@ describe('the value order\'s stored priorities', () => {
     expect(absoluteValue(2, 0, 0)).toBe(0);
   });
 
+  it('of a pulled page\'s new links are what re-scoring gives them, from their cues alone, which are stored as the analysis made them', () => {
+    const order = new CrawlOrder('value', null, { ...VALUE_DEFAULTS, prior: null });
+    const page = { id: 1, siteId: 1, url: 'http://s/', level: 0 };
+    order.learn(page, 2, undefined);
+    order.learn({ ...page, id: 2, level: 1, anchor: 'v1', state: { cues: 'a:v1 p:ul.changes>li', cash: 0, inherit: 0, dist: 0, inlinks: 0 } }, 12, undefined);
+    const links = [
+      { url: 'http://s/changes/v2.html', anchor: 'v2', cues: 'a:v2 p:ul.changes>li', known: null },
+      { url: 'http://s/guide/intro.html', anchor: 'intro guide', cues: undefined, known: null }, // no cues made: its URL and anchor give them
+    ];
+    const scored = order.children({ ...page, id: 3, level: 1 }, 12, null, links);
+    expect(scored.map((s) => s.state.cues)).toEqual(['a:v2 p:ul.changes>li', 'a:intro a:guide']);
+    scored.forEach((s, i) => expect(s.priority).toBe(order.prioritize(1, links[i]!.url, links[i]!.anchor, s.state)));
+    expect(scored[0]!.priority).toBeGreaterThan(scored[1]!.priority); // a sibling of the block that paid
+  });
+
   it('are scored again every 25 pulls of the site and after a pull that paid; a queue over k - 1 spans of 2,000 pages whole k times less often, and not after a pull that paid', () => {
     const asked: number[] = [];
     const queue = (n: number) => (atMost: number) => (asked.push(atMost), Math.min(n, atMost));

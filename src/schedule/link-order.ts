@@ -116,6 +116,7 @@ export class CrawlOrder implements LinkOrder {
 
   children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[] {
     const site = page.siteId;
+    if (this.order === 'value' && !this.topic) return links.map((l) => this.valued(site, l));
     const parentState = page.state ?? { cues: '', cash: page.level === 0 ? 1 : 0, inherit: 0, dist: 0, inlinks: 0 };
     const parent = { state: { ...parentState, cues: [] }, relevance: relevance ?? yieldRelevance(reward, this.model.siteMean(site)) };
     const children = links.map((l) => {
@@ -129,6 +130,18 @@ export class CrawlOrder implements LinkOrder {
       state: { ...state, cues: joinCues(state.cues) },
       priority: this.priority(site, state, pages),
     }));
+  }
+
+  /**
+   * A new page of a value-ordered crawl: its value reads its cues alone, so the states the other
+   * orders pass down (cash, inheritance, distance, in-links) are not computed, and its cues are
+   * stored as the analysis joined them.
+   */
+  private valued(site: number, l: OrderedLink): { state: OrderState; priority: number } {
+    const cues = l.known?.cues ?? l.cues;
+    const split = this.cuesOf(l.url, l.anchor, cues);
+    const state = { cues: cues || joinCues(split), cash: 0, inherit: 0, dist: 0, inlinks: 0 };
+    return { state, priority: this.priority(site, { ...state, cues: split }, this.model.sitePages(site)) };
   }
 
   prioritize = (siteId: number, url: string, anchor: string, state: OrderState): number =>
