@@ -13,7 +13,8 @@ import { shippedPrior } from '../src/schedule/links/shipped-prior.js';
 import { CrawlOrder } from '../src/schedule/link-order.js';
 import { CueModel } from '../src/schedule/links/model.js';
 import { cuePrior } from '../src/replay/cue-prior.js';
-import { priorityOf, rescoreDue } from '../src/schedule/links/priority.js';
+import { priorityOf, PROMOTE, rescoreDue, START } from '../src/schedule/links/priority.js';
+import type { FrontierPage } from '../src/schedule/queued-page.js';
 
 const cues = (url: string, anchor: string, path: string) => linkCues(url, anchor, { path });
 
@@ -206,6 +207,20 @@ describe('the value order\'s stored priorities', () => {
     expect([25, 50, 75, 100].map((p) => rescoreDue(p, false, queue(5_000)))).toEqual([null, null, 'whole', null]); // k = 3
     expect([25, 26, 75].map((p) => rescoreDue(p, true, queue(5_000)))).toEqual([null, null, 'whole']);
     expect(rescoreDue(0, false, queue(0))).toBe(null);
+  });
+
+  it('are scored again where they share a cue with a page the model promoted that then paid under half its value', () => {
+    const order = new CrawlOrder('value', null, { explore: 0, drop: ['u', 'c', 'h'], prior: null });
+    const queue = () => 100;
+    const page = (id: number, anchor: string, priority: number): FrontierPage => ({
+      id, siteId: 1, url: `http://s/changes/${anchor}.html`, level: 1, anchor, priority, state: { cues: `a:${anchor} p:ul.changes>li`, cash: 0, inherit: 0, dist: 0, inlinks: 0 },
+    });
+    const pull = (p: FrontierPage, reward: number) => (order.learn(p, reward, undefined), order.rescoreAfter(p, reward, queue));
+    expect(pull({ id: 1, siteId: 1, url: 'http://s/', level: 0, priority: START }, 2)).toBe(null); // the start page: nothing promoted it
+    // valued 4 times the site's belief (under 1 URL a page: counts as 1), it gave nothing: its cues fell
+    expect(pull(page(2, 'v1', 4), 0)).toEqual({ cues: ['a:v1', 'p:ul.changes>li'] });
+    expect(pull(page(3, 'v2', 4), 3)).toBe(null); // over half its value
+    expect(pull(page(4, 'v3', PROMOTE), 0)).toBe(null); // not promoted: it told the model nothing new
   });
 
   it('are scored again for all scored pages, the unscored ones, or the pages that share a cue (pages without stored cues at the next whole pass)', () => {

@@ -148,16 +148,28 @@ export class CrawlOrder implements LinkOrder {
     this.priority(siteId, { ...state, cues: this.cuesOf(url, anchor, state.cues) }, this.model.sitePages(siteId));
 
   /**
+   * With --order value, a page the model promoted (valued over PROMOTE times the site's belief)
+   * that paid under 1/PROMOTE of its value: the cues that promoted it just fell, and the pages
+   * that share them, scored before, would otherwise keep their value until the next whole pass.
+   */
+  private fell(page: FrontierPage, reward: number): boolean {
+    const p = page.priority;
+    if (this.order !== 'value' || this.topic || p === undefined || p === START || p <= PROMOTE) return false;
+    return reward * PROMOTE < p * Math.max(this.model.siteBelief(page.siteId), 1);
+  }
+
+  /**
    * The whole queue every RESCORE_EVERY pulls of the site (less often for a long queue, which a
    * pull that paid does not re-score: priority.ts rescoreDue). After a pull that paid far above
    * the site's mean, with --order value the pages that share a cue with it: its words and its
    * block just became worth following, and the others' worth relative to the site's mean (the
-   * value order's unit) has hardly moved.
+   * value order's unit) has hardly moved; the same after a pull that fell far under its value
+   * (fell): its words and its block just lost theirs.
    */
   rescoreAfter(page: FrontierPage, reward: number, queued: (atMost: number) => number): Rescore | null {
     const site = page.siteId;
     const paid = !this.topic && reward > PROMOTE * (this.model.siteMean(site) || Infinity);
-    const due = rescoreDue(this.model.sitePages(site), paid, queued);
+    const due = rescoreDue(this.model.sitePages(site), paid || this.fell(page, reward), queued);
     if (due === null) return null;
     if (due === 'whole') return 'all';
     // The other orders' priorities are in URLs a page, which the new mean moves for every page.

@@ -104,7 +104,8 @@ export const QUEUE_SPAN = 2000;
 
 /**
  * The re-scoring a site's pull makes due: the whole queue every RESCORE_EVERY of its pulls;
- * after a pull that paid far above the site's mean (`paid`), the part of the queue it concerns.
+ * after a pull that paid far above the site's mean, or far under its value (`paid`: it taught
+ * the model something of its cues, link-order.ts), the part of the queue it concerns.
  * `queued(atMost)`: the site's queue length, counted up to atMost (counting a long queue costs
  * what scoring it does); asked only on a pull that could be due.
  */
