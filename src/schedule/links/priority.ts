@@ -104,15 +104,15 @@ export const QUEUE_SPAN = 2000;
 
 /**
  * The re-scoring a site's pull makes due: the whole queue every RESCORE_EVERY of its pulls;
- * after a pull that paid far above the site's mean, or far under its value (`paid`: it taught
- * the model something of its cues, link-order.ts), the part of the queue it concerns.
+ * after a pull that surprised the model (`surprised`: it paid far above the site's mean, or far
+ * under its value, link-order.ts), the part of the queue it concerns ('paid').
  * `queued(atMost)`: the site's queue length, counted up to atMost (counting a long queue costs
  * what scoring it does); asked only on a pull that could be due.
  */
-export function rescoreDue(sitePulls: number, paid: boolean, queued: (atMost: number) => number): 'whole' | 'paid' | null {
+export function rescoreDue(sitePulls: number, surprised: boolean, queued: (atMost: number) => number): 'whole' | 'paid' | null {
   if (sitePulls > 0 && sitePulls % RESCORE_EVERY === 0) {
     const k = Math.max(1, Math.ceil(queued(Infinity) / QUEUE_SPAN));
     if ((sitePulls / RESCORE_EVERY) % k === 0) return 'whole';
   }
-  return paid && queued(QUEUE_SPAN + 1) <= QUEUE_SPAN ? 'paid' : null;
+  return surprised && queued(QUEUE_SPAN + 1) <= QUEUE_SPAN ? 'paid' : null;
 }
