@@ -218,7 +218,7 @@ describe('the value order\'s stored priorities', () => {
     const pull = (p: FrontierPage, reward: number) => (order.learn(p, reward, undefined), order.rescoreAfter(p, reward, queue));
     expect(pull({ id: 1, siteId: 1, url: 'http://s/', level: 0, priority: START }, 2)).toBe(null); // the start page: nothing promoted it
     // valued 4 times the site's belief (under 1 URL a page: counts as 1), it gave nothing: its cues fell
-    expect(pull(page(2, 'v1', 4), 0)).toEqual({ cues: ['a:v1', 'p:ul.changes>li'] });
+    expect(pull(page(2, 'v1', 4), 0)).toEqual({ cues: ['a:v1', 'p:ul.changes>li'], above: PROMOTE }); // the pages they promoted
     expect(pull(page(3, 'v2', 4), 3)).toBe(null); // over half its value
     expect(pull(page(4, 'v3', PROMOTE), 0)).toBe(null); // not promoted: it told the model nothing new
   });

@@ -36,7 +36,10 @@ const byLink: Prioritize = (_site, url, anchor, state) => url.length + anchor.le
 const noState = { cash: 0, inherit: 0, dist: 0, inlinks: 0 };
 
 describe('re-scoring a queue', () => {
-  const cases: [string, Rescore][] = [['all', 'all'], ['unscored', 'unscored'], ['cues', { cues: ['p:ul.latest', 'a:about'] }]];
+  const cases: [string, Rescore][] = [
+    ['all', 'all'], ['unscored', 'unscored'], ['cues', { cues: ['p:ul.latest', 'a:about'] }],
+    ['cues, above a priority', { cues: ['p:ul.latest', 'a:about', 'a:newsletter'], above: 2 }],
+  ];
   for (const [name, which] of cases) {
     it(`scores the pages the replay store's rule picks, and only those (${name})`, () => {
       const d = queue();

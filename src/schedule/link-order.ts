@@ -163,18 +163,21 @@ export class CrawlOrder implements LinkOrder {
    * pull that paid does not re-score: priority.ts rescoreDue). After a pull that paid far above
    * the site's mean, with --order value the pages that share a cue with it: its words and its
    * block just became worth following, and the others' worth relative to the site's mean (the
-   * value order's unit) has hardly moved; the same after a pull that fell far under its value
-   * (fell): its words and its block just lost theirs.
+   * value order's unit) has hardly moved; after a pull that fell far under its value (fell), the
+   * pages its words and its block promoted: they just lost what promoted them.
    */
   rescoreAfter(page: FrontierPage, reward: number, queued: (atMost: number) => number): Rescore | null {
     const site = page.siteId;
     const paid = !this.topic && reward > PROMOTE * (this.model.siteMean(site) || Infinity);
-    const due = rescoreDue(this.model.sitePages(site), paid || this.fell(page, reward), queued);
+    const fell = !paid && this.fell(page, reward);
+    const due = rescoreDue(this.model.sitePages(site), paid || fell, queued);
     if (due === null) return null;
     if (due === 'whole') return 'all';
     // The other orders' priorities are in URLs a page, which the new mean moves for every page.
     if (this.order !== 'value') return 'all';
     // The kinds the order reads alone: a cue of another kind (a page graph keeps them all) says nothing of the page's worth.
-    return { cues: this.cuesOf(page.url, page.anchor, page.state?.cues).filter((c) => this.kinds.includes(c.slice(0, c.indexOf(':')))) };
+    const cues = this.cuesOf(page.url, page.anchor, page.state?.cues).filter((c) => this.kinds.includes(c.slice(0, c.indexOf(':'))));
+    // A pull that fell lowers what its cues promoted: the pages they left at or under the site's belief stay as they are.
+    return fell ? { cues, above: PROMOTE } : { cues };
   }
 }

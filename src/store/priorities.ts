@@ -12,7 +12,11 @@ import { textPosition } from '../db/dialect.js';
 export function rescoreQueued(db: Db, siteId: number, prioritize: Prioritize, which: Rescore = 'all'): void {
   const cues = typeof which === 'object' ? which.cues.map((c) => ` ${c} `) : [];
   const any = cues.map(() => `${textPosition(db, "' ' || cues || ' '", '?')} > 0`).join(' OR ') || 'FALSE';
-  const only = which === 'all' ? 'AND priority IS NOT NULL' : which === 'unscored' ? 'AND priority IS NULL' : `AND priority IS NOT NULL AND cues IS NOT NULL AND (${any})`;
+  const above = typeof which === 'object' && which.above !== undefined ? [which.above] : [];
+  const only =
+    which === 'all' ? 'AND priority IS NOT NULL'
+    : which === 'unscored' ? 'AND priority IS NULL'
+    : `AND priority IS NOT NULL ${above.length ? 'AND priority > ?' : ''} AND cues IS NOT NULL AND (${any})`;
   // In chunks along pages_frontier: a site's queue of 100,000 read whole held 90 MB more.
   const read = db.prepare(
     `SELECT id, url, anchor, level, priority, coalesce(cues, '') AS cues, coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash,
@@ -27,7 +31,7 @@ export function rescoreQueued(db: Db, siteId: number, prioritize: Prioritize, wh
     }
   });
   for (let after = [-1, 0]; ; ) {
-    const rows = read.all(siteId, after[0], after[1], ...cues) as Parameters<typeof score>[0];
+    const rows = read.all(siteId, after[0], after[1], ...above, ...cues) as Parameters<typeof score>[0];
     score(rows);
     if (rows.length < RESCORE_CHUNK) return;
     after = [rows.at(-1)!.level, rows.at(-1)!.id];

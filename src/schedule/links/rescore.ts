@@ -7,9 +7,10 @@ export type Prioritize = (siteId: number, url: string, anchor: string, state: Or
  * Which queued pages of a site to score again: all that have a priority; those without one alone
  * (when a crawl starts or sitemaps queued pages: the others keep the priorities an uninterrupted
  * crawl would have given them, so a resume is exact); or those that carry one of these cues (what
- * a pull just taught the model).
+ * a pull just taught the model), of a priority over `above` when given (a pull that fell: the
+ * pages its cues promoted).
  */
-export type Rescore = 'all' | 'unscored' | { cues: readonly string[] };
+export type Rescore = 'all' | 'unscored' | { cues: readonly string[]; above?: number };
 
 /**
  * Whether a queued page with these stored cues is among `which`. A page without stored cues (a
@@ -20,7 +21,7 @@ export function rescores(which: Rescore, priority: number | null, cues: string |
   if (which === 'unscored') return priority === null;
   if (priority === null) return false; // its turn is the 'unscored' pass
   if (which === 'all') return true;
-  if (!cues) return false;
+  if (!cues || (which.above !== undefined && priority <= which.above)) return false;
   const padded = ` ${cues} `;
   return which.cues.some((c) => padded.includes(` ${c} `));
 }
