@@ -62,7 +62,7 @@ function openSqlite(file: string, opts: { readonly?: boolean }, shown = file): D
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
-    // A crawl commits a group of pages every 200 ms; another writer (links delete, seeds add) can
+    // A crawl commits a group of pages every second at most; another writer (links delete, seeds add) can
     // only get in between groups, and SQLite's busy handler polls: give it time, under load too.
     db.pragma('busy_timeout = 30000');
     // SQLite's own default page cache (2 MiB). better-sqlite3 is compiled with 16 MB

@@ -5,7 +5,9 @@ import { sameFile } from './db-file.js';
 /**
  * Group commit: a crawl's pages are written inside one open transaction that is committed every
  * `maxPages` pages or `maxMs` milliseconds, whichever comes first. A commit per page rewrote the
- * same index pages into the WAL again and again; grouped, they are written once per group.
+ * same index pages into the WAL again and again; grouped, they are written once per group. The
+ * time bound is long enough for a group to fill at a crawl's speed (100-250 pages/s at `--delay 0`:
+ * a bound of 200 ms closed groups at 20-30 pages, and the commits cost the value order 3 % of its CPU).
  *
  * Each page is still atomic: it runs in its own savepoint, so a page is stored whole or not at
  * all. A killed crawl loses at most the last group's pages, and those are still queued in the
@@ -23,7 +25,7 @@ export class GroupCommit {
   constructor(
     private db: Db,
     private maxPages = 64,
-    private maxMs = 200,
+    private maxMs = 1000,
   ) {
     this.stillThere = db.kind === 'sqlite' && db.name !== ':memory:' ? sameFile(db.name) : () => {};
   }

@@ -1,6 +1,6 @@
 import type { Prioritize, Rescore } from '../schedule/links/rescore.js';
 import type { OrderState } from '../schedule/queued-page.js';
-import type { Db } from '../db/db.js';
+import type { Db, Statement } from '../db/db.js';
 import { textPosition } from '../db/dialect.js';
 
 /**
@@ -11,32 +11,54 @@ import { textPosition } from '../db/dialect.js';
  */
 export function rescoreQueued(db: Db, siteId: number, prioritize: Prioritize, which: Rescore = 'all'): void {
   const cues = typeof which === 'object' ? which.cues.map((c) => ` ${c} `) : [];
-  const any = cues.map(() => `${textPosition(db, "' ' || cues || ' '", '?')} > 0`).join(' OR ') || 'FALSE';
   const above = typeof which === 'object' && which.above !== undefined ? [which.above] : [];
-  const only =
-    which === 'all' ? 'AND priority IS NOT NULL'
-    : which === 'unscored' ? 'AND priority IS NULL'
-    : `AND priority IS NOT NULL ${above.length ? 'AND priority > ?' : ''} AND cues IS NOT NULL AND (${any})`;
-  // In chunks along pages_frontier: a site's queue of 100,000 read whole held 90 MB more.
-  const read = db.prepare(
-    `SELECT id, url, anchor, level, priority, coalesce(cues, '') AS cues, coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash,
-       coalesce(inherit, 0) AS inherit, coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks
-     FROM pages WHERE site_id = ? AND status = 'queued' AND (level, id) > (?, ?) ${only} ORDER BY level, id LIMIT ${RESCORE_CHUNK}`,
-  );
-  const set = db.prepare('UPDATE pages SET priority = ? WHERE id = ?');
-  const score = db.transaction((rows: ({ id: number; url: string; anchor: string | null; level: number; priority: number | null } & OrderState)[]) => {
-    for (const { id, url, anchor, level, priority, ...state } of rows) {
-      const p = level === 0 ? Number.MAX_VALUE : prioritize(siteId, url, anchor ?? '', state);
+  const { read, set } = statements(db, which === 'all' || which === 'unscored' ? which : { cues: cues.length, above: above.length > 0 });
+  const score = db.transaction((rows: Row[]) => {
+    for (const [id, level, priority, stored, url, anchor, cash, inherit, dist, inlinks] of rows) {
+      const p = level === 0 ? Number.MAX_VALUE : prioritize(siteId, url ?? '', anchor ?? '', { cues: stored, cash, inherit, dist, inlinks });
       if (p !== priority) set.run(p, id); // most keep theirs (link-value.ts relativeValue): no write
     }
   });
   for (let after = [-1, 0]; ; ) {
-    const rows = read.all(siteId, after[0], after[1], ...above, ...cues) as Parameters<typeof score>[0];
+    const rows = read.all(siteId, after[0], after[1], ...above, ...cues) as Row[];
     score(rows);
     if (rows.length < RESCORE_CHUNK) return;
-    after = [rows.at(-1)!.level, rows.at(-1)!.id];
+    after = [rows.at(-1)![1], rows.at(-1)![0]];
   }
 }
+
+/** id, level, priority, cues ('' for none), and the url and anchor only for a page without cues (its cues are made from them). */
+type Row = [number, number, number | null, string, string | null, string | null, number, number, number, number];
+
+/**
+ * The pass's two statements, prepared once per database and kind of pass (a pass runs every few
+ * pulls of a site). A page's url and anchor are read only when it has no stored cues: a page
+ * queued with cues is scored from them alone.
+ */
+function statements(db: Db, kind: 'all' | 'unscored' | { cues: number; above: boolean }): { read: Statement; set: Statement } {
+  const key = typeof kind === 'string' ? kind : `${kind.cues}${kind.above ? '>' : ''}`;
+  let byKind = prepared.get(db);
+  if (!byKind) prepared.set(db, (byKind = new Map()));
+  let st = byKind.get(key);
+  if (st) return st;
+  const any = typeof kind === 'string' ? '' : Array.from({ length: kind.cues }, () => `${textPosition(db, "' ' || cues || ' '", '?')} > 0`).join(' OR ') || 'FALSE';
+  const only =
+    kind === 'all' ? 'AND priority IS NOT NULL'
+    : kind === 'unscored' ? 'AND priority IS NULL'
+    : `AND priority IS NOT NULL ${kind.above ? 'AND priority > ?' : ''} AND cues IS NOT NULL AND (${any})`;
+  // In chunks along pages_frontier: a site's queue of 100,000 read whole held 90 MB more.
+  const read = db.prepare(
+    `SELECT id, level, priority, coalesce(cues, '') AS cues,
+       CASE WHEN coalesce(cues, '') = '' THEN url END AS url, CASE WHEN coalesce(cues, '') = '' THEN anchor END AS anchor,
+       coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash, coalesce(inherit, 0) AS inherit, coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks
+     FROM pages WHERE site_id = ? AND status = 'queued' AND (level, id) > (?, ?) ${only} ORDER BY level, id LIMIT ${RESCORE_CHUNK}`,
+  ).raw();
+  st = { read, set: db.prepare('UPDATE pages SET priority = ? WHERE id = ?') };
+  byKind.set(key, st);
+  return st;
+}
+
+const prepared = new WeakMap<Db, Map<string, { read: Statement; set: Statement }>>();
 
 const RESCORE_CHUNK = 2000;
 

@@ -1,6 +1,10 @@
 import type { OrderState } from '../queued-page.js';
 
-/** The priority of a queued page from what the order keeps with it (src/schedule/links). */
+/**
+ * The priority of a queued page from what the order keeps with it (src/schedule/links). Its url and
+ * anchor make its cues when it has none stored; a page with stored cues is scored from them, and
+ * the store does not read its url and anchor out ('' then).
+ */
 export type Prioritize = (siteId: number, url: string, anchor: string, state: OrderState) => number;
 
 /**
