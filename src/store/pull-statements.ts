@@ -19,13 +19,17 @@ const selectList = (db: Db, names: string[]) => names.map((n) => typed(db, `@${n
 /**
  * A new page, or nothing when its row exists: on PostgreSQL a page another worker inserted first is
  * no error (pages_identity), the row is simply not inserted. On SQLite this writer is the only one,
- * and a unique page is its seen-set's business. `where` may keep the row out (a tombstone).
+ * and a unique page is its seen-set's business. `where` may keep the row out (a tombstone); without
+ * one the row is a plain VALUES list, which SQLite inserts faster than a SELECT's (1.2 against 1.6 s
+ * CPU for 78,000 rows of an ordered crawl's 15 columns; 0.75 against 0.85 s for a breadth-first one's 8).
  */
-function newPage(db: Db, columns: string[], where: string): Statement {
-  return db.prepare(
-    `INSERT INTO pages (site_id, ${columns.join(', ')}) SELECT ${selectList(db, ['site', ...columns.map(param)])} ${where}${onConflictIgnore(db)}${returning(db, 'id')}`,
-  );
+function newPage(db: Db, columns: string[], where: string | null): Statement {
+  return db.prepare(`INSERT INTO pages (site_id, ${columns.join(', ')}) ${rowOf(db, ['site', ...columns.map(param)], where)}${onConflictIgnore(db)}${returning(db, 'id')}`);
 }
+
+/** The row an insert adds, from named parameters: a VALUES list, or a SELECT when `where` may keep it out. */
+const rowOf = (db: Db, names: string[], where: string | null): string =>
+  where === null ? `VALUES (${selectList(db, names)})` : `SELECT ${selectList(db, names)} ${where}`;
 const param = (column: string) => ({ found_on: 'on', found_at: 'at' })[column] ?? column;
 const PAGE = ['key', 'dir', 'fp', 'url', 'level', 'found_on', 'found_at'];
 
@@ -36,18 +40,18 @@ const PAGE = ['key', 'dir', 'fp', 'url', 'level', 'found_on', 'found_at'];
  */
 export function linkStatements(db: Db, guarded: boolean) {
   const notDeleted = (kind: string) =>
-    guarded ? `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)` : 'WHERE true';
+    guarded ? `WHERE NOT EXISTS (SELECT 1 FROM deleted_links d WHERE d.site_id = @site AND d.kind = '${kind}' AND d.key = @key)` : null;
   return {
     insertPage: newPage(db, PAGE, notDeleted('internal')),
     insertOrdered: newPage(db, [...PAGE, 'priority', 'anchor', 'cues', 'cash', 'inherit', 'dist', 'inlinks'], notDeleted('internal')),
     heldPage: newPage(db, [...PAGE, 'status', 'note'], notDeleted('internal')),
     external: db.prepare(
       `${insertIgnore(db)} INTO external_links (site_id, page_id, key, url, host, level, anchor, rel, tag, found_at)
-       SELECT ${selectList(db, ['site', 'page', 'key', 'url', 'host', 'level', 'anchor', 'rel', 'tag', 'at'])} ${notDeleted('external')}${onConflictIgnore(db)}`,
+       ${rowOf(db, ['site', 'page', 'key', 'url', 'host', 'level', 'anchor', 'rel', 'tag', 'at'], notDeleted('external'))}${onConflictIgnore(db)}`,
     ),
     bad: db.prepare(
       `${insertIgnore(db)} INTO bad_links (site_id, page_id, raw, reason, found_at)
-       SELECT ${selectList(db, ['site', 'page', 'key', 'reason', 'at'])} ${notDeleted('bad')}${onConflictIgnore(db)}`,
+       ${rowOf(db, ['site', 'page', 'key', 'reason', 'at'], notDeleted('bad'))}${onConflictIgnore(db)}`,
     ),
   };
 }
@@ -62,7 +66,7 @@ export function pullStatements(db: Db) {
     // Is any link deleted (a tombstone)? Asked on every commit, so deletions made while a crawl runs take effect at once.
     anyTombstones: db.prepare('SELECT EXISTS (SELECT 1 FROM deleted_links)').pluck(),
     // The page a pulled URL redirected to is stored whatever: its content was fetched.
-    insertPage: newPage(db, PAGE, 'WHERE true'),
+    insertPage: newPage(db, PAGE, null),
     // The seen-set (see key-hash.ts): pages_seen answers without reading the table. A page's
     // identity in its site is its fingerprint; this writer, the only one, keeps it unique.
     pageByFp: db.prepare(`SELECT id, level FROM pages WHERE site_id = @site AND dir = @dir AND fp = @fp`),
