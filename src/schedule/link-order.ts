@@ -138,7 +138,7 @@ export class CrawlOrder implements LinkOrder {
    * stored as the analysis joined them.
    */
   private valued(site: number, l: OrderedLink): { state: OrderState; priority: number } {
-    const cues = l.known?.cues ?? l.cues;
+    const cues = l.cues; // the value order hears new pages alone (tracksKnown)
     const split = this.cuesOf(l.url, l.anchor, cues);
     const state = { cues: cues || joinCues(split), cash: 0, inherit: 0, dist: 0, inlinks: 0 };
     return { state, priority: this.priority(site, { ...state, cues: split }, this.model.sitePages(site)) };
