@@ -9,8 +9,9 @@
 // Methods with constants chosen on data are measured leave-sites-out (replay/cross-validate.ts).
 // A method's result is its WORST cell, not its median; then where the default's budget went, site
 // by site, in its worst cell, beside the perfect-predictor's split.
-//   node dist/scripts/bench-harvest.js [--budgets 500,1000,2000,5000] [--methods a,b] [--scenarios published,shifted,barren,subsets] [--subsets 5]
+//   node dist/scripts/bench-harvest.js --help  (the options)
 //   (--methods also takes value:x=EXPLORE:drop=c+h:policy=pages:prior=cv, see below)
+import { parseArgs } from 'node:util';
 import { DEFAULTS, makePolicy } from '../src/schedule/sites/registry.js';
 import { measure, subsets, type Measured, type Method } from '../src/replay/cross-validate.js';
 import { percentOf } from '../src/replay/harvest.js';
@@ -84,15 +85,35 @@ const METHODS: Method[] = [
   { name: 'rr+value', make: () => ({ policy: makePolicy('round-robin', { ...DEFAULTS }), order: 'value' }) },
 ];
 
-const argv = process.argv.slice(2);
-const arg = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1]! : fallback);
-const budgets = arg('--budgets', '500,1000,2000,5000').split(',').map(Number);
+const DEFAULT_METHODS = ['default (cv)', 'rr-ucb+value (cv)', 'ucb1+value (cv)', 'round-robin+value (cv)', 'rr-ucb+bfs'];
+const USAGE = `usage: node dist/scripts/bench-harvest.js [--budgets 500,1000,2000,5000] [--methods a,b]
+         [--scenarios published,shifted,barren,subsets] [--subsets 5] [--split 'SCENARIO SET N=BUDGET']
+  --methods    methods to replay, the first one's budget split is printed (default: ${DEFAULT_METHODS.join(',')})
+  --subsets    random subsets of 5 and of 10 sites in the subsets scenario (each)
+  --split      the cell whose budget split is printed, e.g. 'shifted A+B N=2000' (default: the first method's worst)
+(npm run bench:harvest builds first; page graphs are built on the first run, a few minutes)`;
+let opts: Record<string, string | boolean | undefined>;
+try {
+  opts = parseArgs({
+    options: { budgets: { type: 'string' }, methods: { type: 'string' }, scenarios: { type: 'string' }, subsets: { type: 'string' }, split: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  }).values;
+} catch (e) {
+  console.error(`bench-harvest: ${(e as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (opts.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const arg = (name: string, fallback: string) => (opts[name] as string | undefined) ?? fallback;
+const budgets = arg('budgets', '500,1000,2000,5000').split(',').map(Number);
 // the default, the baselines it must beat, and the previous default; the others (variants measured for the README's ablation) when named
-const wanted = arg('--methods', ['default (cv)', 'rr-ucb+value (cv)', 'ucb1+value (cv)', 'round-robin+value (cv)', 'rr-ucb+bfs'].join(',')).split(',');
-const scenarioNames = arg('--scenarios', 'published,shifted,barren,subsets').split(',');
-const nSubsets = Number(arg('--subsets', '5'));
+const wanted = arg('methods', DEFAULT_METHODS.join(',')).split(',');
+const scenarioNames = arg('scenarios', 'published,shifted,barren,subsets').split(',');
+const nSubsets = Number(arg('subsets', '5'));
 // the cell whose split is printed (e.g. 'shifted A+B N=2000'): by default the default's worst
-const splitOf = arg('--split', '');
+const splitOf = arg('split', '');
 // value:x=EXPLORE[:drop=u+a+c+h+p][:policy=NAME][:prior=cv]: --order value with these constants, for trying them
 // (prior=cv: the cue prior learned on the training sites, leave-sites-out)
 for (const w of wanted.filter((x) => x.startsWith('value:'))) {
@@ -105,7 +126,10 @@ for (const w of wanted.filter((x) => x.startsWith('value:'))) {
 }
 // in the order asked: the first is the one whose budget split is printed
 const methods = wanted.flatMap((w) => METHODS.filter((m) => m.name === w));
-if (methods.length !== wanted.length) throw new Error(`unknown method in ${wanted.join(',')} (known: ${METHODS.map((m) => m.name).join(', ')})`);
+if (methods.length !== wanted.length) {
+  console.error(`bench-harvest: unknown method in ${wanted.join(',')} (known: ${METHODS.map((m) => m.name).join(', ')})`);
+  process.exit(2);
+}
 
 /** A set of sites of one web: a row of the tables. */
 interface Cell {
