@@ -13,7 +13,7 @@
 //   (--methods also takes value:x=EXPLORE:drop=c+h:policy=pages:prior=cv, see below)
 import { parseArgs } from 'node:util';
 import { DEFAULTS, makePolicy } from '../src/schedule/sites/registry.js';
-import { measure, subsets, type Measured, type Method } from '../src/replay/cross-validate.js';
+import { measure, ownOrderOracle, subsets, type Measured, type Method } from '../src/replay/cross-validate.js';
 import { percentOf } from '../src/replay/harvest.js';
 import { pageSets } from '../src/replay/references.js';
 import { replay } from '../src/replay/replay.js';
@@ -204,14 +204,20 @@ for (const m of methods) {
   const w = worst.get(m.name)!;
   console.log(`${m.name.padEnd(width)} ${f1(w.pct)}  ${w.where}`);
 }
-// Where the default's budget went in its worst cell (or --split's), site by site.
+// Where the default's budget went in its worst cell (or --split's), site by site, beside the
+// perfect-predictor's split and the best split over the default's own order inside each site.
 const d = shown;
 if (d.split && d.cell) {
-  console.log(`\nwhere the budget went: ${methods[0]!.name}, ${d.where} (pulls and (site, external URL) pairs; the perfect-predictor's split beside)`);
-  console.log(['site'.padEnd(34), 'group'.padEnd(5), 'pulls'.padStart(6), 'pairs'.padStart(7), 'pp pages'.padStart(9), 'pp pairs'.padStart(9)].join(' '));
+  const N = Number(d.where.slice(d.where.lastIndexOf('=') + 1));
+  const own = ownOrderOracle(methods[0]!, d.cell.web, d.cell.keep, N, { k: d.cell.folds });
+  console.log(`\nwhere the budget went: ${methods[0]!.name}, ${d.where} (pulls and (site, external URL) pairs; the perfect-predictor's split beside,`);
+  console.log(`and the best split over the method's own order inside each site, each site replayed alone: the most a scheduler over sites could reach, knowing where each site pays)`);
+  console.log(['site'.padEnd(34), 'group'.padEnd(5), 'pulls'.padStart(6), 'pairs'.padStart(7), 'pp pages'.padStart(9), 'pp pairs'.padStart(9), 'best split'.padStart(11)].join(' '));
   for (const [i, x] of [...d.split.sites].sort((a, b) => a[0] - b[0])) {
     const site = d.cell.web.sites[i]!;
-    console.log([site.host.slice(0, 34).padEnd(34), String(site.group ?? '').padEnd(5), String(x.pulls).padStart(6), String(x.pairs).padStart(7), String(x.ppPages).padStart(9), String(x.ppPairs).padStart(9)].join(' '));
+    console.log([site.host.slice(0, 34).padEnd(34), String(site.group ?? '').padEnd(5), String(x.pulls).padStart(6), String(x.pairs).padStart(7), String(x.ppPages).padStart(9), String(x.ppPairs).padStart(9), String(own.pages.get(i) ?? 0).padStart(11)].join(' '));
   }
+  const pct = (n: number) => percentOf(n, d.split!.perfectPredictor).toFixed(1);
+  console.log(`${methods[0]!.name}: ${pct(d.split.pairs)} % of the perfect-predictor; the best split over its own order: ${pct(own.pairs)} %`);
 }
 console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s`);

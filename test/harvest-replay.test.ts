@@ -5,7 +5,7 @@ import type { Policy } from '../src/schedule/sites/policy.js';
 import type { GraphPage, WebGraph } from '../src/replay/web-graph.js';
 import { bfsTape, coverageLimit, pageSets, perfectPredictor, references, type PageSet } from '../src/replay/references.js';
 import { replay } from '../src/replay/replay.js';
-import { folds, subsets } from '../src/replay/cross-validate.js';
+import { folds, ownOrderOracle, subsets } from '../src/replay/cross-validate.js';
 import { saveGraph } from '../src/replay/web-graph.js';
 import { join } from 'node:path';
 import { beebot, tempDir } from './helpers/cli.js';
@@ -97,6 +97,21 @@ describe("limit.py's references", () => {
     expect(r.get(1)).toEqual({ bfsOracle: 2, perfectPredictor: 2, limit: 3 });
     expect(r.get(2)).toEqual({ bfsOracle: 3, perfectPredictor: 3, limit: 5 });
     expect(r.get(3)).toEqual({ bfsOracle: 4, perfectPredictor: 5, limit: 6 });
+  });
+});
+
+describe("a site scheduler's headroom: the best split over the method's own order inside each site", () => {
+  it('replays each site alone and splits N pages the best way; a tuned method is tuned without the site it crawls', () => {
+    // Alone, breadth-first: a gives 2, 2, 0 (404), 1; b gives 1, then 2 (dir/), and nothing else it may fetch.
+    const bfs = { name: 'bfs', make: () => ({ policy: fewest, order: 'bfs' as const }) };
+    expect(ownOrderOracle(bfs, web, [0, 1], 3)).toEqual({ pairs: 5, pages: new Map([[0, 2], [1, 1]]) });
+    expect(ownOrderOracle(bfs, web, [0, 1], 4)).toEqual({ pairs: 7, pages: new Map([[0, 2], [1, 2]]) });
+    expect(ownOrderOracle(bfs, web, [1], 9)).toEqual({ pairs: 3, pages: new Map([[1, 2]]) });
+    // Two folds of one site each, half the budget each: a from 2 pages (4), b from 2 (3).
+    const trainedOn: string[][] = [];
+    const tuned = { name: 'tuned', tune: (g: WebGraph) => trainedOn.push(g.sites.map((x) => x.host)), make: bfs.make };
+    expect(ownOrderOracle(tuned, web, [0, 1], 4, { k: 2 })).toEqual({ pairs: 7, pages: new Map([[0, 2], [1, 2]]) });
+    expect(trainedOn.sort()).toEqual([['a.test'], ['b.test']]);
   });
 });
 

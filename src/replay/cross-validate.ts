@@ -117,3 +117,33 @@ export function measure<P>(
   }
   return total;
 }
+
+/**
+ * The most a scheduler over sites could reach with a method's order, knowing where each site
+ * pays: the best split of N pages over the sites `keep` given that order inside each site (each site replayed alone, with the constants
+ * chosen as measure() chooses them, fold by fold), and that split, by site (index in the graph).
+ * When this is far above the method's figure the budget went to the wrong sites; when it is near
+ * or under a target, no scheduler over sites reaches the target with that order: the order
+ * inside the sites must find the links sooner. Alone, a site does not learn from the others'
+ * pulls (the cue model's crawl-wide counts), so this is a close estimate, not an exact bound.
+ */
+export function ownOrderOracle<P>(
+  m: Method<P>, web: WebGraph, keep: readonly number[], N: number, o: { k?: number; seed?: number } = {},
+): { pairs: number; pages: Map<number, number> } {
+  const out = { pairs: 0, pages: new Map<number, number>() };
+  const run = (sites: readonly number[], n: number, params: P | undefined) => {
+    const curves = sites.map((i) => {
+      const { policy, order, value } = m.make(params);
+      return replay(subGraph(web, (_, k) => k === i), { policy, order, value, budget: n, seed: 1 }).pulls.map((p) => p.urls);
+    });
+    const best = oracle(curves, n);
+    out.pairs += best.total;
+    sites.forEach((i, j) => out.pages.set(i, best.allocation[j]!));
+  };
+  if (!m.tune) run(keep, N, undefined);
+  else for (const f of folds(keep.length, o.k ?? 5, o.seed ?? 1)) {
+    const held = f.map((i) => keep[i]!);
+    run(held, Math.max(1, Math.round((N * held.length) / keep.length)), m.tune(subGraph(web, (_, i) => !held.includes(i))));
+  }
+  return out;
+}
