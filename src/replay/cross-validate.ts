@@ -106,10 +106,8 @@ export function measure<P>(
   };
   if (!m.tune) return run(keep, N, undefined);
   const total: Measured = { pairs: 0, bfsOracle: 0, perfectPredictor: 0, sites: new Map() };
-  for (const f of folds(keep.length, o.k ?? 5, o.seed ?? 1)) {
-    const held = f.map((i) => keep[i]!);
-    const params = m.tune(subGraph(web, (_, i) => !held.includes(i)));
-    const got = run(held, Math.max(1, Math.round((N * held.length) / keep.length)), params);
+  for (const { held, n, params } of foldsOf(m, web, keep, N, o)) {
+    const got = run(held, n, params);
     total.pairs += got.pairs;
     total.bfsOracle += got.bfsOracle;
     total.perfectPredictor += got.perfectPredictor;
@@ -119,13 +117,25 @@ export function measure<P>(
 }
 
 /**
+ * A tuned method's folds: each fold's sites, its share of N, and the constants chosen on the
+ * graph's other sites (never on the fold's).
+ */
+function* foldsOf<P>(m: Method<P>, web: WebGraph, keep: readonly number[], N: number, o: { k?: number; seed?: number }) {
+  for (const f of folds(keep.length, o.k ?? 5, o.seed ?? 1)) {
+    const held = f.map((i) => keep[i]!);
+    yield { held, n: Math.max(1, Math.round((N * held.length) / keep.length)), params: m.tune!(subGraph(web, (_, i) => !held.includes(i))) };
+  }
+}
+
+/**
  * The most a scheduler over sites could reach with a method's order, knowing where each site
- * pays: the best split of N pages over the sites `keep` given that order inside each site (each site replayed alone, with the constants
- * chosen as measure() chooses them, fold by fold), and that split, by site (index in the graph).
- * When this is far above the method's figure the budget went to the wrong sites; when it is near
- * or under a target, no scheduler over sites reaches the target with that order: the order
- * inside the sites must find the links sooner. Alone, a site does not learn from the others'
- * pulls (the cue model's crawl-wide counts), so this is a close estimate, not an exact bound.
+ * pays: the best split of N pages over the sites `keep` given that order inside each site (each
+ * site replayed alone, with the constants chosen as measure() chooses them, fold by fold), and
+ * that split, by site (index in the graph). When this is far above the method's figure the
+ * budget went to the wrong sites; when it is near or under a target, no scheduler over sites
+ * reaches the target with that order: the order inside the sites must find the links sooner.
+ * Alone, a site does not learn from the others' pulls (the cue model's crawl-wide counts), so
+ * this is a close estimate, not an exact bound.
  */
 export function ownOrderOracle<P>(
   m: Method<P>, web: WebGraph, keep: readonly number[], N: number, o: { k?: number; seed?: number } = {},
@@ -141,9 +151,6 @@ export function ownOrderOracle<P>(
     sites.forEach((i, j) => out.pages.set(i, best.allocation[j]!));
   };
   if (!m.tune) run(keep, N, undefined);
-  else for (const f of folds(keep.length, o.k ?? 5, o.seed ?? 1)) {
-    const held = f.map((i) => keep[i]!);
-    run(held, Math.max(1, Math.round((N * held.length) / keep.length)), m.tune(subGraph(web, (_, i) => !held.includes(i))));
-  }
+  else for (const { held, n, params } of foldsOf(m, web, keep, N, o)) run(held, n, params);
   return out;
 }
