@@ -107,7 +107,7 @@ export function summarize(runs: Run[]): Summary[] {
   });
 }
 
-export function targets(s: Summary[], parse: ParseBound | null, scale: ScaleStage[]): Target[] {
+export function targets(s: Summary[], parse: ParseBound | null, scale: ScaleStage[], runs: readonly Run[] = []): Target[] {
   const find = (job: string, c: string) => s.find((x) => x.job === job && x.contender === c);
   const bee = find('web', 'beebot');
   const crawlee = find('web', 'crawlee');
@@ -142,6 +142,28 @@ export function targets(s: Summary[], parse: ParseBound | null, scale: ScaleStag
       goal: '>= 90% (the model costs <= 10%)',
       measured: kept === null ? 'not run' : `${(100 * kept).toFixed(1)}%`,
       met: kept === null ? null : kept >= 0.9,
+    });
+    // CPU per page and peak memory against breadth-first's: what the model costs per page however
+    // fast the machine runs. A machine's speed drifts between runs, so the ratio of each pair (the
+    // two orders' runs of one rep, run one after the other) gives the spread beside the medians' ratio.
+    const cpu = model && bfs ? model.cpuSecondsPer1000 / bfs.cpuSecondsPer1000 : null;
+    const perPage = (r: Run) => r.cpuSeconds / r.pages;
+    const pairs = runs
+      .filter((r) => r.job === job && r.contender === 'default')
+      .flatMap((m) => runs.filter((b) => b.job === job && b.contender === 'bfs' && b.rep === m.rep).map((b) => perPage(m) / perPage(b)));
+    const spread = pairs.length > 1 ? ` (pairs ${Math.min(...pairs).toFixed(2)}-${Math.max(...pairs).toFixed(2)})` : '';
+    out.push({
+      name: `default order's CPU per page / --order bfs's, --delay ${job.slice(6)}`,
+      goal: '<= 1.25x',
+      measured: cpu === null ? 'not run' : `${cpu.toFixed(2)}x${spread}`,
+      met: cpu === null ? null : cpu <= 1.25,
+    });
+    const rss = model && bfs ? model.peakRssMb / bfs.peakRssMb : null;
+    out.push({
+      name: `default order's peak RSS / --order bfs's, --delay ${job.slice(6)}`,
+      goal: '<= 1.10x',
+      measured: rss === null ? 'not run' : `${rss.toFixed(2)}x`,
+      met: rss === null ? null : rss <= 1.1,
     });
   }
   return out;

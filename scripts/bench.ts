@@ -508,7 +508,7 @@ try {
 
 const summary = summarize(runs);
 const bee = summary.find((s) => s.job === 'web' && s.contender === 'beebot');
-const goals = targets(summary, parse, scale);
+const goals = targets(summary, parse, scale, runs);
 const minutes = (performance.now() - started) / 60_000;
 const noise = (share: number) => `other processes used ${share.toFixed(2)} cores meanwhile`;
 const out: string[] = [
