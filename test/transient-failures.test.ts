@@ -215,6 +215,31 @@ describe('a 503 storm with Retry-After: 1', () => {
   }, 90_000);
 });
 
+describe('the streak of failures a run leaves', () => {
+  it('does not pause the site in the next run for a page that fails again: only a page failing for the first time adds to it', async () => {
+    const s = await site((path, req, res) => {
+      if (path === '/robots.txt') return res.writeHead(404).end();
+      if (path === '/') return page(res, '<a href="/x">x</a> <a href="/y">y</a>');
+      if (path === '/x') return void req.socket.destroy(); // reset, every time
+      if (path === '/y') return page(res, 'fine');
+      res.writeHead(404).end();
+    });
+    try {
+      const db = join(tmp.dir, 'streak.db');
+      // /x comes before /y: the first run pauses the site on it, and the next run asks /x first again
+      const first = await crawlSite(db, 'streak.test', s.port, { 'give-up-after': '1', 'max-backoff': '100', order: 'bfs' });
+      expect(first.stdout).toMatch(/paused for this run: 1 pages in a row failed/);
+      expect(statuses(db)).toEqual({ '/': 'done', '/x': 'queued', '/y': 'queued' });
+      const second = await crawlSite(db, 'streak.test', s.port, {}, false);
+      noTrace(second);
+      expect(statuses(db)['/y'], second.stdout).toBe('done');
+      expect(s.hits('/x')).toBeGreaterThan(1);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});
+
 describe('malformed responses', () => {
   it("are each page's own error: a healthy site is not given up for them", async () => {
     const raw: Record<string, string> = {

@@ -416,8 +416,11 @@ class CrawlRun {
     if (d.kind === 'permanent' && !mayFailForGood(this.reached > 0, s['retry-span'])) {
       d = { kind: 'retry', attempts: d.attempts, firstFailedAt: page.firstFailedAt ?? now, retryAt: now + wait };
     }
+    // Only a page failing for the first time can pause the site: the streak a run leaves carries
+    // over, and a page that failed in it is asked again first, so it alone would end the next run's site.
+    const added = failures > site.failures;
     site.failures = failures;
-    if (failures >= s['give-up-after']) this.pause(site, `paused for this run: ${failures} pages in a row failed on ${host} (last: ${why})`);
+    if (added && failures >= s['give-up-after']) this.pause(site, `paused for this run: ${failures} pages in a row failed on ${host} (last: ${why})`);
     else if (closed !== null && d.kind === 'retry') {
       this.pause(site, `paused for this run: ${host} asked not to be asked before ${clockTime(closed, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`);
     }
