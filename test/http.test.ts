@@ -113,6 +113,7 @@ const opts = (over: Partial<HttpOptions> = {}): HttpOptions => ({
   maxBytes: 4096,
   resolve: new Map([['site.test', '127.0.0.1'], ['www.site.test', '127.0.0.1']]),
   proxy: null,
+  checkCertificate: true,
   ...over,
 });
 const get = async (path: string, over: Partial<HttpOptions> = {}) => {

@@ -128,7 +128,7 @@ describe('the fixture web going away during a crawl and coming back', () => {
     const lines = out.stderr.split('\n').filter((l) => l.startsWith('beebot:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^beebot: nothing could be reached in this run .*run beebot crawl again later$/);
-    expect(out.stdout).toMatch(/site \S+: paused for this run|site \S+: not available in this run/);
+    expect(out.stdout).toMatch(/site \S+: \d+ pages? left: \d+ wait for \S+ \(\d+ pages? in a row failed for now, .*; in the next run\)|site \S+: not available in this run/);
     expect(rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE status = 'queued'")[0]!.n).toBe(queued);
     expect(rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE status IN ('robots-denied', 'error') AND url NOT LIKE '%obryv%'")[0]!.n)
       .toBe(rows<{ n: number }>(db, "SELECT count(*) AS n FROM fetches WHERE error IS NOT NULL AND error NOT LIKE 'reset%'")[0]!.n);
@@ -228,7 +228,7 @@ describe('the streak of failures a run leaves', () => {
       const db = join(tmp.dir, 'streak.db');
       // /x comes before /y: the first run pauses the site on it, and the next run asks /x first again
       const first = await crawlSite(db, 'streak.test', s.port, { 'give-up-after': '1', 'max-backoff': '100', order: 'bfs' });
-      expect(first.stdout).toMatch(/paused for this run: 1 pages in a row failed/);
+      expect(first.stdout).toMatch(/: 2 pages left: 2 wait for streak\.test:\d+ \(1 page in a row failed for now, the last with connection reset; in the next run\)$/m);
       expect(statuses(db)).toEqual({ '/': 'done', '/x': 'queued', '/y': 'queued' });
       const second = await crawlSite(db, 'streak.test', s.port, {}, false);
       noTrace(second);

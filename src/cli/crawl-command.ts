@@ -19,6 +19,7 @@ import { counted } from '../markup/counted.js';
 import { waitingPagesLine } from '../net/waiting.js';
 import { rewardModes, type RewardMode } from '../schedule/sites/reward.js';
 import { endIfNothingReached } from './nothing-reached.js';
+import { pagesLeftLines } from './pages-left.js';
 
 interface CrawlFlags {
   budget?: string;
@@ -40,6 +41,7 @@ interface CrawlFlags {
   resolve: string[];
   userAgent?: string;
   allowReadd?: boolean;
+  checkCertificate?: boolean;
   refresh?: boolean;
 }
 
@@ -64,6 +66,7 @@ export function crawlCommand(): Command {
     .option('--proxy <url>', "send every request through this HTTP proxy, saved ('none' = no proxy)")
     .option('--resolve <host:port:addr>', 'connect to addr for host, like curl (repeatable; the list given is saved)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--user-agent <s>', 'User-Agent header, saved')
+    .option('--no-check-certificate', "accept any TLS certificate (self-signed, expired, for another host), as curl -k and wget do; saved ('config set check-certificate yes' checks again)")
     .option('--allow-readd', "store again links deleted with 'beebot links delete'")
     .option('--refresh', 're-check every read page once with conditional requests (ETag, Last-Modified): a 304 or the same text and links keeps a page, a changed page\'s links are re-read (missing ones marked gone), 404/410 marks it gone; --budget then caps this run\'s requests (not saved); Ctrl-C stops, a rerun resumes. To choose which pages under a time budget: beebot refresh')
     .action(async (flags: CrawlFlags, cmd: Command) => {
@@ -77,6 +80,7 @@ export function crawlCommand(): Command {
         focus: flags.focusFile !== undefined ? focusFromFile(flags.focusFile) : flags.focus, 'focus-threshold': flags.focusThreshold,
         'max-level': flags.maxLevel, concurrency: flags.concurrency, delay: flags.delay, 'user-agent': flags.userAgent,
         proxy: flags.proxy, resolve: flags.resolve.length > 0 ? flags.resolve.join(',') : undefined,
+        'check-certificate': cmd.getOptionValueSource('checkCertificate') === 'cli' ? 'no' : undefined,
       };
       if (flags.focus !== undefined && flags.focusFile !== undefined) throw new UsageError('give --focus or --focus-file, not both');
       const check = (o: Record<string, string | undefined>) =>
@@ -109,7 +113,11 @@ export function crawlCommand(): Command {
           if (summary.reason === 'interrupted') process.exitCode = 130;
           else {
             const reach = { reached: summary.reached, attempts: summary.failedForNow, cause: summary.cause, lastFailure: summary.lastFailure };
-            endIfNothingReached(reach, summary.reason === 'waiting' ? summary.seconds * 1000 : null, 'beebot crawl', 'nothing marked failed, the frontier is kept');
+            const said = endIfNothingReached(reach, summary.reason === 'waiting' ? summary.seconds * 1000 : null, 'beebot crawl', 'nothing marked failed, the frontier is kept');
+            if (!said && summary.reached === 0 && summary.untrusted > 0) {
+              process.stderr.write(`beebot: nothing could be fetched in this run: every host asked has a TLS certificate this machine does not accept (last: ${summary.lastUntrusted}); trust its CA (NODE_EXTRA_CA_CERTS=ca.pem) or crawl with --no-check-certificate\n`);
+              process.exitCode = 1;
+            }
           }
         });
       } finally {
@@ -196,24 +204,28 @@ const COUNTED: Record<RewardMode, string> = { urls: 'new external URLs', hosts: 
 
 export function formatSummary(s: CrawlSummary): string {
   // The states' words are status's: a site at max-pages-per-site is 'capped', not 'exhausted'.
-  const forNow = s.stopped.length > 0 ? ' for this run' : '';
-  const left = s.sites.capped > 0
-    ? `no site has a page left to fetch${forNow}: ${s.sites.exhausted} exhausted, ${s.sites.capped} capped`
-    : `every site exhausted${forNow}`;
+  // 'exhausted' only of a site with nothing left queued: pages that wait, or a cap, are said so
+  const queued = s.left.reduce((n, x) => n + x.queued, 0);
+  const left = queued > 0
+    ? `no site has a page to fetch in this run: ${s.sites.exhausted} exhausted${s.sites.capped > 0 ? `, ${s.sites.capped} capped` : ''}; the ${counted(queued, 'page')} left queued are accounted for below`
+    : 'every site exhausted';
   const why = {
     budget: 'budget reached', exhausted: left, interrupted: 'interrupted (run beebot crawl again to resume)',
-    waiting: `only sites that failed for now were left, waited for as long as this run may (last: ${s.cause ?? 'failed for now'})`,
+    waiting: `only pages that failed for now were left, waited for as long as this run may (last: ${s.cause ?? 'failed for now'})`,
   }[s.reason];
   const rate = s.seconds > 0 ? (s.pulls / s.seconds).toFixed(1) : '0';
+  const run = s.pulls === 0 ? `this run fetched nothing (${s.seconds.toFixed(1)} s)` : `this run: ${s.pulls} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s`;
   return [
     `stopped: ${why}`,
     ...s.stopped.map((x) => `  site ${x.site}: ${x.why}`),
-    `this run: ${s.pulls} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s; counting ${COUNTED[s.mode]}`,
+    `${run}; counting ${COUNTED[s.mode]}`,
     `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, external URL) pairs: ${s.rewards.pairs}`,
     `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
     `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
     `shortest time the delays between requests allow: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
     ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${counted(s.failedForNow, 'attempt')} this run${s.cause ? ` (last: ${s.cause})` : ''}, kept in the frontier`] : []),
+    ...(s.untrusted > 0 ? [`not fetched: ${counted(s.untrusted, 'page')} on hosts whose TLS certificate is not accepted (last: ${s.lastUntrusted}); trust their CA (NODE_EXTRA_CA_CERTS=ca.pem) or crawl with --no-check-certificate`] : []),
+    ...pagesLeftLines(s, Date.now()),
     ...(s.waiting > 0 ? [waitingPagesLine(s.waiting, s.waitingSites, s.earliestRetry, Date.now())] : []),
     ...sitemapLines(s.sitemaps),
     '',

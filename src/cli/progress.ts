@@ -98,16 +98,24 @@ const WAIT_LINE_EVERY_MS = 10_000;
  */
 export function waitLines(out: NodeJS.WritableStream = process.stderr) {
   let written: number | null = null;
+  /** what the last line said fails, and whether the run went on since */
+  let said: string | null = null;
+  let wentOn = false;
   return {
     onWait(w: WaitState): void {
       const now = Date.now();
-      if (written !== null && now - written < WAIT_LINE_EVERY_MS) return;
+      const what = `${w.sites} ${w.cause}`;
+      // again after its interval, or at once when the run went on and something else fails now
+      // (between two pulls of a slow crawl the same wait is not repeated pull after pull)
+      if (written !== null && now - written < WAIT_LINE_EVERY_MS && !(wentOn && what !== said)) return;
       written = now;
+      said = what;
+      wentOn = false;
       out.write(waitLine(w, now) + '\n');
     },
-    /** The run went on: its next wait is told at once. */
+    /** The run went on: its next wait is told at once when it says something new. */
     over(): void {
-      written = null;
+      wentOn = true;
     },
   };
 }

@@ -48,6 +48,7 @@ export function statusCommand(): Command {
         for (const l of barelyCrawledOf(db, st)) process.stdout.write((tty ? (x: string) => fit(screen(x), width) : (x: string) => x)(l) + '\n');
         const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
         process.stdout.write(`budget: ${budget}; max level ${st.max_level}\n`);
+        if (st.check_certificate === 'no') process.stdout.write('certificates: not checked (check-certificate no): any TLS certificate is accepted\n');
         process.stdout.write(`the scheduler counts ${REWARD_WORDS[st.reward]} (--reward ${st.reward})\n`);
         if (st.focus) process.stdout.write(`focus: "${st.focus.topic.slice(0, 80)}"; relevant: cosine similarity >= ${st.focus.threshold}\n`);
         process.stdout.write('ext URLs: distinct external URLs; ext hosts: outside hosts\n');

@@ -11,7 +11,7 @@ import { rescoreQueued } from '../store/priorities.js';
 import type { PullResult } from '../store/pull-record.js';
 import { PullWriter } from '../store/pull-writer.js';
 import type { Settings } from '../store/settings.js';
-import { dueAgain, waitingPages } from '../store/frontier.js';
+import { dueAgain, queuedLeft, waitingPages, type QueuedLeft } from '../store/frontier.js';
 import { settleQueuedLevels } from '../store/queued-levels.js';
 import { listSites, recountRewards, reopenSites, type Site } from '../store/sites.js';
 import type { Clock } from '../time/clock.js';
@@ -24,6 +24,8 @@ import { HostBusy } from '../net/shared-host-gate.js';
 import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures } from '../net/transient.js';
 import { counted } from '../markup/counted.js';
 import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
+import { HostHolds, type HostHold } from '../net/host-holds.js';
+import { certificateIn } from '../net/certificate.js';
 
 export type { SiteCounts } from '../schedule/page-choice.js';
 
@@ -61,6 +63,21 @@ export interface PullEvent {
   /** distinct external URLs and outside hosts in the whole store after this pull */
   distinctUrls: number;
   distinctHosts: number;
+}
+
+/** A site's queued pages at the end of a run, by why each was not fetched. */
+export interface SiteLeft {
+  site: string;
+  /** Not Available (in this run or until seeds retry): its pages wait for that */
+  unavailable: boolean;
+  /** at max-pages-per-site */
+  capped: boolean;
+  queued: number;
+  beyondLevel: number;
+  /** the pages that wait for a host, most first: why (the host's last failure in this run), and whether the host is left to the next run */
+  hosts: { host: string; pages: number; earliest: number; cause: string; nextRun: boolean }[];
+  /** the others, up to max-level and due: left by the budget, an interruption, the cap or the site's state */
+  due: number;
 }
 
 /** Where the crawl starts from: the pages fetched before this run (0: a new crawl). */
@@ -107,6 +124,14 @@ export interface CrawlSummary {
    * whether one failed for now (the next crawl reads the site's sitemaps again)
    */
   sitemaps: { site: string; files: number; pages: number; queued: number; problems: readonly string[]; again: boolean }[];
+  /** every site with pages left queued, by why they were not fetched */
+  left: SiteLeft[];
+  maxLevel: number;
+  /** the hosts held at the end of the run, and why (net/host-holds.ts) */
+  holds: Map<string, HostHold>;
+  /** pages not fetched because their host's certificate is not accepted, and the last of them (`url: problem`) */
+  untrusted: number;
+  lastUntrusted: string | null;
 }
 
 /**
@@ -126,6 +151,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   // The sites' reward sums follow the mode in force (a database may change it between runs).
   recountRewards(db, s.reward);
   const scheduler = new Scheduler(listSites(db), s);
+  // A host held for the run puts its pages off past anything the run waits for: the next run asks.
+  const holds = new HostHolds(Math.max(s['retry-span'], s['max-backoff']) + 1000);
   const writer = new PullWriter(db, {
     allowReadd: o.allowReadd ?? false, maxQueryVariants: s['max-query-variants'], reward: s.reward, order: scheduler.order ?? undefined,
     indexText: s['index-text'] === 'yes', now: o.clock ? () => o.clock!.now() : undefined, maxLevel: s['max-level'],
@@ -153,10 +180,14 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     rescore: (id, prioritize, which) => rescoreQueued(db, id, prioritize, which),
     skip: (page, status, why) => writer.skip(page, status, why),
   };
-  scheduler.open(queues, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone);
+  const held = {
+    retryAt: (url: string) => holds.retryAt(new URL(url).host, Date.now()),
+    putOff: (page: FrontierPage, at: number) => writer.putOffHost(page.siteId, new URL(page.url).host, at),
+  };
+  scheduler.open(queues, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone, held);
   const { state, choice } = scheduler;
   o.onStart?.({ totalPulls: state.totalPulls, distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: () => choice.siteCounts() });
-  const run = new CrawlRun(o, scheduler, coordinator, reader, writer, hostsLog);
+  const run = new CrawlRun(o, scheduler, coordinator, reader, writer, hostsLog, holds);
   try {
     await run.pendingSitemaps();
     await Promise.all(Array.from({ length: Math.max(1, s.concurrency) }, () => run.worker()));
@@ -167,7 +198,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     await reader.close();
   }
   coordinator.finish();
-  return run.summary(started, waitingPages(db));
+  return run.summary(started, waitingPages(db), queuedLeft(db, s['max-level']));
 }
 
 /** The workers' loop and one pull, with this run's counters. */
@@ -186,8 +217,12 @@ class CrawlRun {
   private pullsSeen = 0;
   /** page id → its attempts that failed for now in this run */
   private tries = new Map<number, number>();
-  /** site id → why it is paused for the rest of the run */
-  private paused = new Map<number, string>();
+  /** host → pages in a row that failed for now on it in this run (each page once) */
+  private streaks = new Map<string, number>();
+  /** host → its last failure for now in this run, in a few words */
+  private causes = new Map<string, string>();
+  private untrusted = 0;
+  private lastUntrusted: string | null = null;
   /** the sites whose sitemaps this run read, with what they gave */
   private sitemapReads: CrawlSummary['sitemaps'] = [];
   private pagesPerHost = new Map<string, number>();
@@ -203,6 +238,7 @@ class CrawlRun {
     private reader: PageReader,
     private writer: PullWriter,
     private hostsLog: PolitenessWriter,
+    private holds: HostHolds,
   ) {
     this.s = o.settings;
     this.state = scheduler.state;
@@ -303,11 +339,12 @@ class CrawlRun {
     }
     let result: PullResult;
     let forNow: boolean;
+    let robotsUntil: number | null = null;
     if (robots.kind === 'wait') {
-      // robots.txt unreadable: disallowed for now (RFC 9309), never denied. The site waits until
-      // the file is asked for again (another origin's file holds only its pages); the page failed
-      // for now like any page whose host failed.
-      if (new URL(page.url).origin === new URL(site.url).origin) this.choice.hold(site.id, robots.until);
+      // robots.txt unreadable: the host's pages are disallowed for now (RFC 9309), never denied;
+      // they wait until the file is asked for again, and the page failed for now like any page
+      // whose host failed. The site's other hosts go on.
+      robotsUntil = robots.until;
       result = failed(page, robots.reason);
       forNow = true;
     } else {
@@ -320,14 +357,18 @@ class CrawlRun {
       result.ms = read.ms;
       forNow = isTransient(result);
     }
+    const certificate = certificateIn(result.error);
+    if (certificate !== null) return this.untrustedHost(page, site, host, certificate);
     const hostState = coordinator.gate.state(host);
     if (forNow) {
-      if (this.keepForLater(page, site, host, result)) return false;
+      if (this.keepForLater(page, site, host, result, robotsUntil)) return false;
     } else {
       this.reached++;
       this.lastProgress = Date.now();
       site.failures = 0;
       result.siteFailures = 0;
+      this.streaks.delete(host);
+      this.holds.release(host);
     }
     if (page.level === 0 && result.unavailable === null) result.unavailable = startPageProblem(result);
     // A worker stalled past its lease has lost the page to another, which stores it.
@@ -389,17 +430,25 @@ class CrawlRun {
   /**
    * A pull that failed for now (net/transient.ts): the page stays queued, asked again after its
    * host's back-off (or a Retry-After), until it has failed retry-attempts times over retry-span;
-   * then it is a permanent error (false: the caller commits it). A start page that waits past
-   * this run makes its site Not Available in this run; the next run tries it again. Give-up-after
-   * pages in a row failing on the site's host (each page once) pause the site for the run.
+   * then it is a permanent error (false: the caller commits it). The host is held meanwhile, never
+   * the site: the site's pages on other hosts go on (net/host-holds.ts). Give-up-after pages in a
+   * row failing on a host (each page once) hold it for the run. A start page that waits past this
+   * run makes its site Not Available in this run; the next run tries it again.
    */
-  private keepForLater(page: FrontierPage, site: Site, host: string, result: PullResult): boolean {
+  private keepForLater(page: FrontierPage, site: Site, host: string, result: PullResult, robotsUntil: number | null): boolean {
     const { s, coordinator, writer } = this;
     const why = result.error ?? `HTTP ${result.httpStatus}`;
     this.failedForNow++;
     this.lastFailure = `${page.url}: ${why}`;
     this.cause = failureCause(result.error, result.httpStatus, this.o.proxy);
-    const failures = siteFailures(site.failures, true, (page.attempts ?? 0) > 0);
+    this.causes.set(host, this.cause);
+    // Only a page failing for the first time adds to a streak: a page that failed in an earlier
+    // run is asked again first, and alone it would hold its host again.
+    const failedBefore = (page.attempts ?? 0) > 0;
+    const failures = siteFailures(site.failures, true, failedBefore);
+    const before = this.streaks.get(host) ?? 0;
+    const streak = siteFailures(before, true, failedBefore);
+    this.streaks.set(host, streak);
     const hostState = coordinator.gate.state(host);
     const now = Date.now();
     const rule = { attempts: s['retry-attempts'], spanMs: s['retry-span'] };
@@ -416,13 +465,19 @@ class CrawlRun {
     if (d.kind === 'permanent' && !mayFailForGood(this.reached > 0, s['retry-span'])) {
       d = { kind: 'retry', attempts: d.attempts, firstFailedAt: page.firstFailedAt ?? now, retryAt: now + wait };
     }
-    // Only a page failing for the first time can pause the site: the streak a run leaves carries
-    // over, and a page that failed in it is asked again first, so it alone would end the next run's site.
-    const added = failures > site.failures;
     site.failures = failures;
-    if (added && failures >= s['give-up-after']) this.pause(site, `paused for this run: ${failures} pages in a row failed on ${host} (last: ${why})`);
-    else if (closed !== null && d.kind === 'retry') {
-      this.pause(site, `paused for this run: ${host} asked not to be asked before ${clockTime(closed, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`);
+    if (streak > before && streak >= s['give-up-after']) {
+      this.holds.hold(host, { kind: 'paused', until: Infinity, retryAt: now, cause: `${counted(streak, 'page')} in a row failed for now, the last with ${this.cause}` });
+    } else if (closed !== null) {
+      const cause = `asked not to be asked before ${clockTime(closed, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`;
+      this.holds.hold(host, { kind: 'asked-to-wait', until: Infinity, retryAt: closed, cause });
+    } else if (robotsUntil !== null) {
+      this.holds.hold(host, { kind: 'robots', until: robotsUntil, retryAt: robotsUntil, cause: this.cause.startsWith('robots.txt') ? this.cause : `robots.txt: ${this.cause}` });
+    } else if (streak >= 2) {
+      // Two pages in a row failed on the host: the host fails, not a page of it (one failing page
+      // holds nothing beyond the gate's back-off, or the host's other pages would wait on it).
+      const until = now + Math.max(1, coordinator.gate.waitMs(host));
+      this.holds.hold(host, { kind: 'backing-off', until, retryAt: until, cause: this.cause });
     }
     if (d.kind === 'permanent') {
       result.siteFailures = failures;
@@ -430,7 +485,7 @@ class CrawlRun {
     }
     if (!coordinator.holds(page)) return true;
     writer.defer(page, d, failures);
-    if (page.level === 0 && !this.scheduler.waitsInRun(d.retryAt - now)) {
+    if (page.level === 0 && !this.scheduler.waitsInRun(Math.max(d.retryAt, this.holds.retryAt(host, now) ?? 0) - now)) {
       site.unavailable = `start page failed for now (${d.attempts} attempts, last: ${why}); tried again by the next crawl`;
       writer.giveUp(site.id, site.unavailable);
     }
@@ -438,21 +493,46 @@ class CrawlRun {
     return true;
   }
 
-  /** The site's host keeps failing: nothing more of it in this run (its frontier stays for the next). */
-  private pause(site: Site, why: string): void {
-    this.paused.set(site.id, why);
-    this.choice.hold(site.id, Infinity);
+  /**
+   * A certificate the machine does not accept: waiting does not change it, so the host is held for
+   * the run, its pages stay queued (no attempt: nothing was asked of the page) and a later run tries
+   * again, or one with check-certificate no crawls it. A start page's site is Not Available in this run.
+   */
+  private untrustedHost(page: FrontierPage, site: Site, host: string, certificate: string): false {
+    const now = Date.now();
+    this.untrusted++;
+    this.lastUntrusted = `${page.url}: ${certificate}`;
+    this.holds.hold(host, { kind: 'certificate', until: Infinity, retryAt: now, cause: certificate });
+    if (!this.coordinator.holds(page)) return false;
+    this.writer.putOffHost(site.id, host, this.holds.retryAt(host, now)!);
+    if (page.level === 0) {
+      site.unavailable = `start page not fetched: ${certificate} (${host}); tried again by the next crawl, or crawl with --no-check-certificate`;
+      this.writer.giveUp(site.id, site.unavailable);
+    }
+    this.choice.forget(site.id);
+    return false;
   }
 
-  /** Called after the coordinator's finish: the totals are the whole crawl's. */
-  summary(started: number, waiting: { total: number; bySite: Map<number, number>; earliest: number | null }): CrawlSummary {
+  /** Called after the coordinator's finish: the totals are the whole crawl's; `left`: every site's queued pages. */
+  summary(started: number, waiting: { total: number; bySite: Map<number, number>; earliest: number | null }, left: Map<number, QueuedLeft>): CrawlSummary {
     const { o, s, state, writer } = this;
+    const holds = this.holds.all(Date.now());
     const stopped: CrawlSummary['stopped'] = [];
+    const sitesLeft: SiteLeft[] = [];
     for (const x of state.sites.values()) {
       const name = x.short ?? x.url;
-      const why = this.paused.get(x.id) ?? (x.unavailable === null ? null : NOT_NOW.test(x.unavailable) ? `not available in this run: ${x.unavailable}` : `not available: ${x.unavailable} (beebot seeds retry tries it again)`);
+      const why = x.unavailable === null ? null : NOT_NOW.test(x.unavailable) ? `not available in this run: ${x.unavailable}` : `not available: ${x.unavailable} (beebot seeds retry tries it again)`;
       if (why) stopped.push({ site: name, why });
-      else if (waiting.bySite.has(x.id)) stopped.push({ site: name, why: `${counted(waiting.bySite.get(x.id)!, 'page')} failed for now, retried in the next run` });
+      const l = left.get(x.id);
+      if (!l) continue;
+      const hosts = [...l.waiting]
+        .map(([host, w]) => ({
+          host, pages: w.pages, earliest: w.earliest, nextRun: holds.get(host)?.until === Infinity,
+          cause: holds.get(host)?.cause ?? this.causes.get(host) ?? 'failed for now in an earlier run',
+        }))
+        .sort((a, b) => b.pages - a.pages);
+      const waitingPages = hosts.reduce((n, h) => n + h.pages, 0);
+      sitesLeft.push({ site: name, unavailable: why !== null, capped: state.capped(x), queued: l.queued, beyondLevel: l.beyondLevel, hosts, due: l.queued - l.beyondLevel - waitingPages });
     }
     let reason = this.reason;
     if (o.signal.aborted) reason = 'interrupted';
@@ -462,14 +542,14 @@ class CrawlRun {
       distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, mode: s.reward, totalPulls: state.totalPulls, budget: s.budget,
       seconds: (Date.now() - started) / 1000, sites: this.siteCounts(), ...politenessBound(this.pagesPerHost, this.coordinator.gate, s.concurrency),
       reached: this.reached, failedForNow: this.failedForNow, lastFailure: this.lastFailure, cause: this.cause,
-      waiting: waiting.total, waitingSites: waiting.bySite.size, earliestRetry: waiting.earliest, stopped,
-      sitemaps: this.sitemapReads,
+      waiting: waiting.total, waitingSites: waiting.bySite.size, earliestRetry: waiting.earliest, stopped, left: sitesLeft, maxLevel: s['max-level'],
+      sitemaps: this.sitemapReads, holds, untrusted: this.untrusted, lastUntrusted: this.lastUntrusted,
     };
   }
 }
 
-/** A Not Available reason of this run only (keepForLater's): the next crawl tries the site again. */
-const NOT_NOW = /^start page failed for now /;
+/** A Not Available reason of this run only: the next crawl tries the site again. */
+const NOT_NOW = /^start page (failed for now|not fetched: certificate) /;
 
 /** The wall time politeness alone forces: no crawl of these pages can be faster. */
 function politenessBound(pagesPerHost: Map<string, number>, gate: HostGate, workers: number) {

@@ -5,6 +5,7 @@ import { Agent, Pool, ProxyAgent, request, type buildConnector, type Dispatcher 
 import type { HeaderFacts } from '../store/pull-record.js';
 import type { Settings } from '../store/settings.js';
 import type { BodyTurn } from './large-bodies.js';
+import { certificateProblem } from './certificate.js';
 
 /** One HTTP request's answer. `body` is null when it was not read (not a type we parse). */
 export interface HttpResponse {
@@ -33,13 +34,15 @@ export interface HttpOptions {
   /** host → address, curl's --resolve */
   resolve: ReadonlyMap<string, string>;
   proxy: string | null;
+  /** false: accept any TLS certificate (the crawl's check-certificate no) */
+  checkCertificate: boolean;
 }
 
 /** The request settings in force, with this run's --resolve and --proxy. */
 export function httpOptions(s: Settings, resolve: ReadonlyMap<string, string>, proxy: string | null): HttpOptions {
   return {
     userAgent: s['user-agent'], connectTimeout: s['connect-timeout'], headersTimeout: s['headers-timeout'], bodyTimeout: s['body-timeout'],
-    maxBytes: s['max-bytes'], resolve, proxy,
+    maxBytes: s['max-bytes'], resolve, proxy, checkCertificate: s['check-certificate'] === 'yes',
   };
 }
 
@@ -62,7 +65,7 @@ export function createDispatcher(o: HttpOptions): Dispatcher {
     dnsLookup(host, opts, cb as never);
   };
   const agentOpts = {
-    connect: { timeout: o.connectTimeout, lookup: lookup as never },
+    connect: { timeout: o.connectTimeout, lookup: lookup as never, ...(o.checkCertificate ? {} : { rejectUnauthorized: false }) },
     headersTimeout: o.headersTimeout,
     bodyTimeout: o.bodyTimeout,
     connections: 2,
@@ -77,7 +80,7 @@ export function createDispatcher(o: HttpOptions): Dispatcher {
   return new ProxyAgent({
     uri: o.proxy, proxyTunnel: false, ...agentOpts,
     factory: pool, clientFactory: pool,
-    proxyTls: { timeout: o.connectTimeout }, requestTls: { timeout: o.connectTimeout },
+    proxyTls: { timeout: o.connectTimeout }, requestTls: { timeout: o.connectTimeout, ...(o.checkCertificate ? {} : { rejectUnauthorized: false }) },
   });
 }
 
@@ -338,7 +341,10 @@ export function toFetchError(err: unknown, signal?: AbortSignal): FetchError {
   if (tunnel) return new FetchError(`proxy refused the tunnel (${tunnel[1]})`);
   if (code === TUNNEL_CLOSED) return new FetchError('reset', e.message);
   if (reasons[code]) return new FetchError(reasons[code]!, e.message);
-  if (code.startsWith('ERR_TLS') || code.includes('CERT') || /SSL|TLS/.test(code)) return new FetchError('tls', e.message);
+  const cert = (e as { cert?: object }).cert ?? (e.cause as { cert?: object } | undefined)?.cert;
+  const certificate = certificateProblem({ code, message: e.message, cert });
+  if (certificate !== null) return new FetchError(certificate);
+  if (code.startsWith('ERR_TLS') || /SSL|TLS/.test(code)) return new FetchError('tls', e.message);
   // llhttp parser errors: the peer does not speak HTTP/1.1 properly
   if (code.startsWith('HPE_') || /HPE_|Parse Error|does not match the HTTP/i.test(e.message ?? '')) return new FetchError('bad-response', e.message);
   if (code === 'ERR_INVALID_URL' || code === 'UND_ERR_INVALID_ARG') return new FetchError('invalid-url', e.message);

@@ -28,6 +28,17 @@ export interface SiteQueues {
   skip(page: FrontierPage, status: 'skipped', why: string): void;
 }
 
+/**
+ * Hosts the crawl does not ask now (net/host-holds.ts): a site's page on such a host is put off
+ * and the site goes on with its other hosts. The offline replay has none.
+ */
+export interface HeldHosts {
+  /** when a page at `url` is due again when its host is held now (epoch ms), else null */
+  retryAt(url: string): number | null;
+  /** put off the site's queued pages on the page's host until `retryAt` (their attempts unchanged) */
+  putOff(page: FrontierPage, retryAt: number): void;
+}
+
 /** The crawl's settings a choice reads. */
 export interface ChoiceSettings {
   'max-level': number;
@@ -51,8 +62,8 @@ export class PageChoice {
   private next = new Map<number, FrontierPage | undefined>();
   /** site id → when its soonest page that failed for now is due (epoch ms; null: none), asked when it has no page due */
   private retries = new Map<number, number | null>();
-  /** site id → not picked before this time (epoch ms): its robots.txt could not be read; Infinity: paused for the run */
-  private held = new Map<number, number>();
+  /** site id → not picked before this time (epoch ms); Infinity: not in this run */
+  private holds = new Map<number, number>();
 
   /**
    * hostWait: ms until a request to a host may start. waitForChoice: one puller in the whole
@@ -65,6 +76,7 @@ export class PageChoice {
     private state: CrawlState,
     private hostWait: (host: string) => number,
     private waitForChoice: boolean,
+    private held: HeldHosts | null = null,
   ) {}
 
   /**
@@ -83,7 +95,16 @@ export class PageChoice {
     if (!this.next.has(id)) {
       const next = () => this.queues.nextPage(id, this.s['max-level']);
       let page = next();
-      for (let why; page && (why = this.state.deadEnds.verdict(id, page.url)); page = next()) this.queues.skip(page, 'skipped', why);
+      while (page) {
+        const why = this.state.deadEnds.verdict(id, page.url);
+        if (why) this.queues.skip(page, 'skipped', why);
+        else {
+          const at = this.held?.retryAt(page.url) ?? null;
+          if (at === null) break;
+          this.held!.putOff(page, at);
+        }
+        page = next();
+      }
       this.next.set(id, page);
     }
     return this.next.get(id);
@@ -109,15 +130,15 @@ export class PageChoice {
 
   /** Pick nothing of the site before `until` (epoch ms; Infinity: not again in this run). */
   hold(id: number, until: number): void {
-    this.held.set(id, until);
+    this.holds.set(id, until);
   }
 
   /** Held now (a hold that ran out is dropped). */
   private isHeld(id: number): boolean {
-    const until = this.held.get(id);
+    const until = this.holds.get(id);
     if (until === undefined) return false;
     if (until > Date.now()) return true;
-    this.held.delete(id);
+    this.holds.delete(id);
     return false;
   }
 
@@ -127,7 +148,7 @@ export class PageChoice {
    */
   private waitOf(x: SiteTally): number | null {
     const now = Date.now();
-    let at = this.held.get(x.id);
+    let at = this.holds.get(x.id);
     if (at === undefined) {
       if (!this.retries.has(x.id)) this.retries.set(x.id, this.queues.soonestRetry(x.id, this.s['max-level']));
       at = this.retries.get(x.id) ?? undefined;
@@ -181,7 +202,7 @@ export class PageChoice {
     };
     for (const x of this.state.sites.values()) {
       if (x.unavailable !== null || this.state.inFlight.has(x.id) || this.state.capped(x)) continue;
-      const held = this.held.get(x.id);
+      const held = this.holds.get(x.id);
       if (held === Infinity) continue; // paused for the run: nothing of it is waited for
       if (this.isHeld(x.id)) until(held! - now);
       else if (this.pageFor(x.id) === undefined) {

@@ -68,3 +68,27 @@ export function waitingPages(db: Db): { total: number; bySite: Map<number, numbe
   const earliest = rows.reduce<number | null>((m, r) => Math.min(m ?? Infinity, Number(r[2])), null);
   return { total: rows.reduce((n, [, c]) => n + c, 0), bySite: new Map(rows.map(([site, n]) => [site, n])), earliest };
 }
+
+/** What a site has left queued: in all, beyond max-level, and the pages that wait, by host (URL.host) with the soonest retry. */
+export interface QueuedLeft {
+  queued: number;
+  beyondLevel: number;
+  waiting: Map<string, { pages: number; earliest: number }>;
+}
+
+/** Every site's queued pages by why they were not fetched (the crawl's summary accounts for each). */
+export function queuedLeft(db: Db, maxLevel: number): Map<number, QueuedLeft> {
+  const out = new Map<number, QueuedLeft>();
+  const counts = db.prepare(`SELECT site_id, count(*), sum(CASE WHEN level > ? THEN 1 ELSE 0 END) FROM pages WHERE status = 'queued' GROUP BY site_id`).raw().all(maxLevel) as [number, number, number][];
+  for (const [site, n, beyond] of counts) out.set(site, { queued: Number(n), beyondLevel: Number(beyond), waiting: new Map() });
+  const waiting = db.prepare(`SELECT site_id, url, retry_at FROM pages WHERE retry_at IS NOT NULL AND status = 'queued' AND level <= ?`).raw().iterate(maxLevel) as Iterable<[number, string, number | string]>;
+  for (const [site, url, at] of waiting) {
+    const host = new URL(url).host;
+    const w = out.get(site)!.waiting;
+    const h = w.get(host) ?? { pages: 0, earliest: Infinity };
+    h.pages++;
+    h.earliest = Math.min(h.earliest, Number(at));
+    w.set(host, h);
+  }
+  return out;
+}

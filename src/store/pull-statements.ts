@@ -136,6 +136,11 @@ export function pullStatements(db: Db) {
     ),
     // A page that failed for now stays queued (net/transient.ts); the site's failures in a row.
     defer: db.prepare(`UPDATE pages SET attempts = ?, first_failed_at = ?, retry_at = ? WHERE id = ? AND status = 'queued'`),
+    // a held host's queued pages of one site, http and https alike ('\\' escapes LIKE's wildcards in the host)
+    putOff: db.prepare(
+      `UPDATE pages SET retry_at = ? WHERE site_id = ? AND status = 'queued' AND (retry_at IS NULL OR retry_at < ?)
+         AND (url LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')`,
+    ),
     failures: db.prepare(`UPDATE sites SET failures = ? WHERE id = ?`),
   };
 }

@@ -469,6 +469,15 @@ export class PullWriter {
     });
   }
 
+  /**
+   * The site's queued pages on `host` (as in URL.host) wait until `retryAt` (epoch ms): the host is
+   * held (net/host-holds.ts). Not attempts: none of them was asked.
+   */
+  putOffHost(siteId: number, host: string, retryAt: number): void {
+    const h = host.replace(/[\\%_]/g, (c) => `\\${c}`);
+    this.group.write(() => this.s.putOff.run(retryAt, siteId, retryAt, `http://${h}/%`, `https://${h}/%`));
+  }
+
   /** The site's failures in a row (robots.txt unreadable: no page was pulled). */
   siteFailures(siteId: number, n: number): void {
     this.group.write(() => this.s.failures.run(n, siteId));

@@ -23,6 +23,7 @@ export interface Settings {
   'page-timeout': number; // ms for a whole page, redirects included
   'max-bytes': number; // body cap, also after decompression
   'max-redirects': number;
+  'check-certificate': 'yes' | 'no'; // 'no': accept any TLS certificate (an untrusted, expired or mismatched one), as curl -k does
   robots: 'yes' | 'no'; // obey robots.txt (turn off only for your own sites)
   sitemaps: 'yes' | 'no'; // queue each site's sitemap URLs (robots.txt Sitemap: lines, /sitemap.xml) after its start page
   'max-crawl-delay': number; // s: a longer Crawl-delay is clamped to this (and noted in status)
@@ -81,6 +82,7 @@ export const defaults: Settings = {
   'page-timeout': 60_000,
   'max-bytes': 10 * 1024 * 1024,
   'max-redirects': 10,
+  'check-certificate': 'yes',
   robots: 'yes',
   sitemaps: 'no',
   'max-crawl-delay': 30,
@@ -167,6 +169,7 @@ const parsers: { [K in SettingKey]: (key: string, v: string) => Settings[K] } = 
   'page-timeout': int(1),
   'max-bytes': int(1),
   'max-redirects': int(0),
+  'check-certificate': oneOf('yes', 'no'),
   robots: oneOf('yes', 'no'),
   sitemaps: oneOf('yes', 'no'),
   'max-crawl-delay': int(0),

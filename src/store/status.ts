@@ -63,6 +63,8 @@ export interface Status {
   budget: number | null;
   budget_used: number;
   max_level: number;
+  /** 'no': the crawl accepts any TLS certificate (crawl --no-check-certificate) */
+  check_certificate: 'yes' | 'no';
 }
 
 /** Pages pulled (fetch log rows) in the whole store. */
@@ -155,6 +157,7 @@ export function readStatus(db: Db): Status {
     budget: settings.budget,
     budget_used: used,
     max_level: maxLevel,
+    check_certificate: settings['check-certificate'],
   };
 }
 
