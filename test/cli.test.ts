@@ -80,10 +80,14 @@ describe('--version', () => {
 });
 
 describe('seeds', () => {
-  it('add prints the id, reads a bare domain as https, and rejects duplicates and invalid URLs with exit 2', async () => {
+  it('add says what it added (--json: the site as data), reads a bare domain as https, and rejects duplicates and invalid URLs with exit 2', async () => {
     const db = newDb();
     const a = await beebot(['seeds', 'add', 'www.spbu.ru', '--name', 'St Petersburg State University', '--short', 'spbu', '--group', 'university'], { db });
-    expect(a).toMatchObject({ code: 0, stdout: '1\n' });
+    expect(a).toMatchObject({ code: 0, stdout: 'added site 1: https://www.spbu.ru/ (short: spbu)\n', stderr: '' });
+    const b = await beebot(['seeds', 'add', 'msu.ru', '--json'], { db });
+    expect(b.code, b.stderr).toBe(0);
+    expect(JSON.parse(b.stdout)).toEqual({ id: 2, url: 'https://msu.ru/', name: null, short: null, group: null, scope: 'host' });
+    expect((await beebot(['seeds', 'remove', '2', '--yes'], { db })).code).toBe(0);
     const list = JSON.parse((await beebot(['seeds', 'list', '--json'], { db })).stdout);
     expect(list).toEqual([{
       id: 1, url: 'https://www.spbu.ru/', name: 'St Petersburg State University', short: 'spbu', group: 'university',
