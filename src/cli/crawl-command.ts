@@ -14,6 +14,7 @@ import { refresh } from '../refresh/full-pass.js';
 import { BANDIT_DEFAULT, defaults, parseSetting, RESOLVE_ENTRY, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { siteCount } from '../store/sites.js';
 import { pullCount } from '../store/status.js';
+import { cannotRead } from './read-error.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter, waitLines } from './progress.js';
 import { counted } from '../markup/counted.js';
@@ -191,7 +192,7 @@ function focusFromFile(file: string): string {
   try {
     s = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`--focus-file: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`--focus-file: ${cannotRead(file, err)}`);
   }
   const text = s.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 64 * 1024);
   if (text === '') throw new UsageError(`--focus-file: ${file} has no text`);

@@ -17,6 +17,7 @@ import { holdCrawlLock } from './crawl-lock.js';
 import { isPostgresUrl } from '../db/pg/url.js';
 import { formatTable } from './table.js';
 import { screen } from '../markup/terminal-text.js';
+import { cannotRead } from './read-error.js';
 
 export function seedsCommand(): Command {
   const seeds = new Command('seeds').description('add, import, export, list and remove the sites to crawl');
@@ -61,8 +62,8 @@ export function seedsCommand(): Command {
       let bytes: Buffer;
       try {
         bytes = readFileSync(file);
-      } catch {
-        throw new BeebotError(`cannot read ${file}`);
+      } catch (err) {
+        throw new BeebotError(cannotRead(file, err));
       }
       const text = decodeSeedFile(bytes);
       if (typeof text !== 'string') throw new UsageError(`nothing imported: ${file}: ${text.error}`);
