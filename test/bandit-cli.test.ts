@@ -85,6 +85,20 @@ describe('trace export and simulate', () => {
     }
   });
 
+  it('says when the budget replays the whole trace, where every policy ties at 100%', async () => {
+    const simulate = (budget: number) => beebot(['simulate', '--trace', db, '--budget', String(budget)], { db: join(tmp.dir, 'unused.db') });
+    const below = await simulate(20);
+    expect([below.code, below.stderr]).toEqual([0, '']);
+    const pages = Number(/^\d+ sites, (\d+) pages recorded/.exec(below.stdout)![1]);
+    for (const budget of [pages, pages + 1000]) {
+      const r = await simulate(budget);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(`the trace holds ${pages} pages: a budget of ${budget} replays all of them, so every policy reaches 100% of the oracle; use --budget below ${pages} to compare the policies\n`);
+      const percents = r.stdout.trim().split('\n').slice(2).map((l) => l.split('\t')[2]);
+      expect(new Set(percents)).toEqual(new Set(['100.0%']));
+    }
+  });
+
   it('prints a table for a synthetic set; wrong arguments exit 2', async () => {
     const r = await beebot(['simulate', '--synthetic', 'institute', '--budget', '2000', '--policies', 'trivial,gittins,ucb1'], { db: join(tmp.dir, 'unused.db') });
     expect(r.code).toBe(0);

@@ -80,10 +80,14 @@ describe('--version', () => {
 });
 
 describe('seeds', () => {
-  it('add prints the id, reads a bare domain as https, and rejects duplicates and invalid URLs with exit 2', async () => {
+  it('add says what it added (--json: the site as data), reads a bare domain as https, and rejects duplicates and invalid URLs with exit 2', async () => {
     const db = newDb();
     const a = await beebot(['seeds', 'add', 'www.spbu.ru', '--name', 'St Petersburg State University', '--short', 'spbu', '--group', 'university'], { db });
-    expect(a).toMatchObject({ code: 0, stdout: '1\n' });
+    expect(a).toMatchObject({ code: 0, stdout: 'added site 1: https://www.spbu.ru/ (short: spbu)\n', stderr: '' });
+    const b = await beebot(['seeds', 'add', 'msu.ru', '--json'], { db });
+    expect(b.code, b.stderr).toBe(0);
+    expect(JSON.parse(b.stdout)).toEqual({ id: 2, url: 'https://msu.ru/', name: null, short: null, group: null, scope: 'host' });
+    expect((await beebot(['seeds', 'remove', '2', '--yes'], { db })).code).toBe(0);
     const list = JSON.parse((await beebot(['seeds', 'list', '--json'], { db })).stdout);
     expect(list).toEqual([{
       id: 1, url: 'https://www.spbu.ru/', name: 'St Petersburg State University', short: 'spbu', group: 'university',
@@ -160,7 +164,7 @@ describe('crawl', () => {
     await beebot(['seeds', 'add', fx.web.url('thin.test')], { db });
     expect((await crawl(db, '--budget', '10')).stdout).toContain('budget reached');
     expect(count(db, 'SELECT count(*) FROM fetches')).toBe(10);
-    expect((await crawl(db)).stdout).toContain('this run: 0 pages');
+    expect((await crawl(db)).stdout).toMatch(/^budget reached: this crawl already fetched 10 pages, its budget is 10 pages: nothing to do;/);
     expect((await crawl(db, '--budget', '25', '--concurrency', '3')).code).toBe(0);
     expect(count(db, 'SELECT count(*) FROM fetches')).toBe(25);
     const st = JSON.parse((await beebot(['status', '--json'], { db })).stdout);

@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSeeds } from '../fixtures/web.js';
 import { program } from '../src/cli/main.js';
 import { runExamples, type Ran } from './helpers/doc-examples.js';
+import { beebot, tempDir } from './helpers/cli.js';
 import { withFixtureWeb } from './helpers/fixture-run.js';
 import { createDatabase, startPostgres, type PgCluster } from './helpers/postgres.js';
 import { codeBlocks, shellSteps, shLines, simpleCommands, words } from './helpers/shell-words.js';
@@ -247,6 +248,22 @@ describe('docs', () => {
     const all = PAGES.map((p) => readFileSync(join(ROOT, p), 'utf8')).join('\n');
     const shown = new Set(codeBlocks(all).filter((b) => b.lang === 'sh').flatMap((b) => b.lines.map((l) => /^beebot (\S+)/.exec(l)?.[1]).filter((c) => c !== undefined)));
     for (const c of ['seeds', 'config', 'crawl', 'status', 'links', 'hosts', 'export', 'report']) expect(shown, c).toContain(c);
+  });
+
+  it("the hosts bullet of docs/commands.md names the columns hosts prints, in their order, by host and --by domain", async () => {
+    const tmp = tempDir();
+    try {
+      const db = join(tmp.dir, 'columns.db');
+      expect((await beebot(['seeds', 'add', 'a.example'], { db })).code).toBe(0);
+      const header = async (...args: string[]) => (await beebot(['hosts', ...args], { db })).stdout.split('\n')[0]!.split('\t');
+      const bullet = /^- `hosts`: ([\s\S]*?)^(?:- |#)/m.exec(readFileSync(join(ROOT, 'docs/commands.md'), 'utf8'))![1]!;
+      const [byHost, byDomain] = bullet.split('`--by domain`') as [string, string];
+      const named = (text: string) => [...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+      expect(named(byHost)).toEqual(await header());
+      expect(named(byDomain)).toEqual(await header('--by', 'domain'));
+    } finally {
+      tmp.cleanup();
+    }
   });
 
   it('catches a flag, command, subcommand, argument or script that does not exist', () => {

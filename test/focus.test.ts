@@ -142,7 +142,7 @@ describe('--focus', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse((await beebot(['config', 'get', 'focus', '--json'], { db })).stdout)).toBe('Regular expression patterns and groups');
     const missing = await beebot([...crawlArgs(), '--focus-file', join(tmp.dir, 'nope.txt')], { db });
-    expect([missing.code, missing.stderr.trim()]).toEqual([2, expect.stringMatching(/^beebot: --focus-file: cannot read .*nope\.txt: ENOENT$/)]);
+    expect([missing.code, missing.stderr.trim()]).toEqual([2, expect.stringMatching(/^beebot: --focus-file: cannot read .*nope\.txt: no such file$/)]);
     const both = await beebot([...crawlArgs(), '--focus', 'x', '--focus-file', file], { db });
     expect([both.code, both.stderr.trim()]).toEqual([2, 'beebot: give --focus or --focus-file, not both']);
   });

@@ -141,6 +141,13 @@ describe('simulate --graph', () => {
       expect(out.references).toEqual({ bfsOracle: 7, perfectPredictor: 7, limit: 7 });
       // round-robin's turn of 10 pages: a/, a/links, a/gone, a/deep
       expect(out.rows).toMatchObject([{ policy: 'round-robin', pulls: 4, pairs: 5, urls: 5, hosts: 3 }]);
+      const pages = web.sites.reduce((a, x) => a + x.pages.length, 0);
+      const whole = await beebot(['simulate', '--graph', file, '--budget', String(pages), '--policies', 'round-robin,ucb1'], { db });
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(whole.stderr).toBe(`the page graph holds ${pages} pages: a budget of ${pages} replays all of them, so every policy fetches every page it can reach and finds the same links; use --budget below ${pages} to compare the policies\n`);
+      const pairs = whole.stdout.trim().split('\n').slice(3).map((l) => l.split('\t')[1]);
+      expect(pairs).toHaveLength(2);
+      expect(new Set(pairs).size).toBe(1);
       const bad = await beebot(['simulate', '--graph', join(tmp.dir, 'none.json'), '--budget', '4'], { db });
       expect(bad.code).toBe(2);
       expect(bad.stderr.trim().split('\n')).toHaveLength(1);

@@ -50,6 +50,29 @@ describe('resume keeps the crawl flags', () => {
     expect(await get(db, 'budget')).toBe('4');
   }, 60_000);
 
+  it('a budget counts every page of the database: one below the pages fetched is refused, saving nothing; one they reach leaves nothing to do', async () => {
+    const db = join(fx.tmp.dir, 'spent.db');
+    expect((await beebot(['seeds', 'add', fx.web.url('thin.test')], { db })).code).toBe(0);
+    const first = await beebot(['crawl', '--resolve', `thin.test:${fx.web.port}:127.0.0.1`, '--delay', '0', '--budget', '4'], { db });
+    expect(first.code, first.stderr).toBe(0);
+    const fetched = () => rows<{ n: number }>(db, 'SELECT count(*) AS n FROM fetches')[0]!.n;
+    expect(fetched()).toBe(4);
+    const before = fx.web.requests;
+
+    const below = await beebot(['crawl', '--budget', '3', '--delay', '7'], { db });
+    expect([below.code, below.stdout]).toEqual([2, '']);
+    expect(below.stderr).toBe('beebot: this crawl already fetched 4 pages and --budget counts them all: give more than 4, e.g. --budget 7 to fetch 3 more (nothing saved)\n');
+    expect([await get(db, 'budget'), await get(db, 'delay')]).toEqual(['4', '0']);
+
+    // the budget given again, or none given: the crawl says there is nothing to do, and asks no server
+    for (const args of [['--budget', '4'], []]) {
+      const spent = await beebot(['crawl', ...args], { db });
+      expect(spent.code, spent.stderr).toBe(0);
+      expect([spent.stdout, spent.stderr]).toEqual(['budget reached: this crawl already fetched 4 pages, its budget is 4 pages: nothing to do; --budget 8 fetches 4 more, --budget none goes on until every site is exhausted\n', '']);
+    }
+    expect([fetched(), fx.web.requests - before]).toEqual([4, 0]);
+  }, 60_000);
+
   it('the resume line', () => {
     expect(resumeLine(0, 5000)).toBeNull();
     expect(resumeLine(2933, 5000)).toBe('resuming: 2,933 of 5,000 pages done');

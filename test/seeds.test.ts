@@ -141,6 +141,17 @@ describe('seeds import', () => {
     expect(performance.now() - t0).toBeLessThan(30_000);
   }, 60_000);
 
+  it('a file it cannot read is one line saying why, exit 1, nothing added', async () => {
+    const db = newDb();
+    const missing = join(tmp.dir, 'nofile.csv');
+    const folder = join(tmp.dir, 'a-folder.csv');
+    mkdirSync(folder);
+    for (const [f, why] of [[missing, 'no such file'], [folder, 'is a directory']]) {
+      expect(await beebot(['seeds', 'import', f!], { db })).toMatchObject({ code: 1, stdout: '', stderr: `beebot: cannot read ${f}: ${why}\n` });
+    }
+    expect(sites(db)).toEqual([]);
+  });
+
   it('a header naming a column twice is refused (the second would silently win)', async () => {
     const db = newDb();
     const r = await beebot(['seeds', 'import', file('twice.csv', 'url,name,Name\nhttps://a.example/,A,B\n')], { db });

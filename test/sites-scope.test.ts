@@ -307,7 +307,7 @@ async function addAfterCrawl(db: string): Promise<void> {
   const first = await crawl(db, '--max-level', '1');
   expect(first.code, first.stderr).toBe(0);
   const add = await beebot(['seeds', 'add', u('nest.test', '/dept/'), '--scope', 'prefix', '--exclude', '*/auth/*', '--short', 'dept'], { db });
-  expect([add.code, add.stdout], add.stderr).toEqual([0, '2\n']);
+  expect([add.code, add.stdout], add.stderr).toEqual([0, `added site 2: ${u('nest.test', '/dept/')} (short: dept)\n`]);
   expect(add.stderr).toBe(
     `site 2 (nest.test/dept/) lies inside site 1 (nest.test): its pages are site 2's from now on, and links between the two sites count as external\n` +
       `3 pages site 1 had stored are site 2's now (1 fetched, not fetched again)\n`,

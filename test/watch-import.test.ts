@@ -62,7 +62,7 @@ describe('beebot watch import', () => {
     }
     expect([count(db, 'watch_checks'), count(db, 'watch_items'), count(db, 'watch_hubs')]).toEqual([0, 0, 0]);
     const missing = await beebot(['watch', 'import', join(tmp.dir, 'none.csv')], { db });
-    expect([missing.code, errLines(missing.stderr)]).toEqual([2, [expect.stringMatching(/cannot read .*none\.csv: ENOENT/)]]);
+    expect([missing.code, errLines(missing.stderr)]).toEqual([2, [expect.stringMatching(/cannot read .*none\.csv: no such file/)]]);
 
     // RFC 4180: quoted fields (a comma, a doubled quote), CRLF, columns in any order, optional ones left out
     const ok = await beebot(['watch', 'import', csv('ok.csv', [

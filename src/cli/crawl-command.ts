@@ -13,6 +13,8 @@ import { crawl, type CrawlSummary } from '../crawl/crawler.js';
 import { refresh } from '../refresh/full-pass.js';
 import { BANDIT_DEFAULT, defaults, parseSetting, RESOLVE_ENTRY, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { siteCount } from '../store/sites.js';
+import { pullCount } from '../store/status.js';
+import { cannotRead } from './read-error.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter, waitLines } from './progress.js';
 import { counted } from '../markup/counted.js';
@@ -93,8 +95,12 @@ export function crawlCommand(): Command {
       try {
         await withDb(cmd, async (db) => {
           checkIntact(db);
+          const done = pullCount(db);
+          const given = savedValues.find(([k]) => k === 'budget')?.[1] as number | null | undefined;
+          if (given !== undefined && given !== null && given < done) throw new UsageError(budgetBelowDone(done, given));
           for (const [k, v] of savedValues) writeSetting(db, k as keyof Settings, v);
           const settings = readSettings(db);
+          if (settings.budget !== null && done >= settings.budget) return void process.stdout.write(budgetSpentLine(done, settings.budget) + '\n');
           const resolve = parseResolve(settings.resolve);
           if (siteCount(db) === 0) {
             throw new UsageError("no sites to crawl: add some with 'beebot seeds add <url>'");
@@ -124,6 +130,19 @@ export function crawlCommand(): Command {
         release();
       }
     });
+}
+
+// A crawl's budget counts every page of the database, not this run's: both lines name a budget
+// that works, counting the one given as the pages wanted more.
+
+/** Why a --budget below the pages already fetched is refused. */
+export function budgetBelowDone(done: number, budget: number): string {
+  return `this crawl already fetched ${counted(done, 'page')} and --budget counts them all: give more than ${done}, e.g. --budget ${done + budget} to fetch ${budget} more (nothing saved)`;
+}
+
+/** What a crawl whose budget the pages already fetched reach says instead of crawling. */
+export function budgetSpentLine(done: number, budget: number): string {
+  return `budget reached: this crawl already fetched ${counted(done, 'page')}, its budget is ${counted(budget, 'page')}: nothing to do; --budget ${done + budget} fetches ${budget} more, --budget none goes on until every site is exhausted`;
 }
 
 /** The crawl options a refresh has no use for: most steer which new pages a crawl fetches. */
@@ -181,7 +200,7 @@ function focusFromFile(file: string): string {
   try {
     s = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`--focus-file: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`--focus-file: ${cannotRead(file, err)}`);
   }
   const text = s.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 64 * 1024);
   if (text === '') throw new UsageError(`--focus-file: ${file} has no text`);

@@ -16,13 +16,15 @@ import { dbPath, isTty, printJson, withDb, withReadDb } from './context.js';
 import { holdCrawlLock } from './crawl-lock.js';
 import { isPostgresUrl } from '../db/pg/url.js';
 import { formatTable } from './table.js';
+import { screen } from '../markup/terminal-text.js';
+import { cannotRead } from './read-error.js';
 
 export function seedsCommand(): Command {
   const seeds = new Command('seeds').description('add, import, export, list and remove the sites to crawl');
 
   seeds
     .command('add <url>')
-    .description("add a site; a bare domain means https://<domain>/; prints the new site's id")
+    .description("add a site; a bare domain means https://<domain>/; says the new site's id and URL (--json: as data)")
     .option('--name <full>', 'full name')
     .option('--short <short>', 'short name (used in tables and --site)')
     .option('--group <label>', 'group, e.g. university or institute')
@@ -30,7 +32,8 @@ export function seedsCommand(): Command {
     .option('--include <pattern>', "fetch only URLs matching (repeatable; a glob like '/news/*', or 're:<regex>')", collect, [])
     .option('--exclude <pattern>', "never fetch URLs matching (repeatable; a glob like '*/print/*', or 're:<regex>')", collect, [])
     .option('--sitemaps <yes|no>', "queue the site's sitemap URLs; default: the sitemaps setting")
-    .action(async (url: string, opts: SeedFields, cmd: Command) => {
+    .option('--json', 'print the new site as JSON: id, url, name, short, group, scope')
+    .action(async (url: string, opts: SeedFields & { json?: boolean }, cmd: Command) => {
       const u = parseSeedUrl(url);
       if (!u) throw new UsageError(`not a usable http(s) URL: '${url}'`);
       const seed = seedOf(u, opts);
@@ -42,7 +45,9 @@ export function seedsCommand(): Command {
         const release = lockIfInside(cmd, plan);
         try {
           const added = addSites(db, plan, settings);
-          process.stdout.write(`${added.ids[0]}\n`);
+          const site = { id: added.ids[0]!, url: plan.fresh[0]!.url, name: seed.name ?? null, short: seed.short ?? null, group: seed.group ?? null, scope: plan.fresh[0]!.rule.scope };
+          if (opts.json) printJson(site);
+          else process.stdout.write(`added site ${site.id}: ${site.url}${site.short !== null ? ` (short: ${screen(site.short)})` : ''}\n`);
           for (const line of overlapNotes(plan, added)) process.stderr.write(`${line}\n`);
         } finally {
           release();
@@ -57,8 +62,8 @@ export function seedsCommand(): Command {
       let bytes: Buffer;
       try {
         bytes = readFileSync(file);
-      } catch {
-        throw new BeebotError(`cannot read ${file}`);
+      } catch (err) {
+        throw new BeebotError(cannotRead(file, err));
       }
       const text = decodeSeedFile(bytes);
       if (typeof text !== 'string') throw new UsageError(`nothing imported: ${file}: ${text.error}`);

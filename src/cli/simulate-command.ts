@@ -11,6 +11,7 @@ import { rewardModes, type RewardMode } from '../schedule/sites/reward.js';
 import { defaults } from '../store/settings.js';
 import { isTty, printJson } from './context.js';
 import { formatTable } from './table.js';
+import { counted } from '../markup/counted.js';
 
 interface SimulateFlags {
   trace?: string;
@@ -51,12 +52,14 @@ export function simulateCommand(): Command {
       if (flags.reward !== undefined && flags.trace === undefined) throw new UsageError('--reward replays a trace: give --trace');
       const sites = flags.trace !== undefined ? loadTrace(flags.trace, flags.reward) : synthetic(flags.synthetic!, seed);
       const result = compare(sites, budget, policies, { seed, params: { ...DEFAULTS } });
+      const pages = sites.reduce((a, s) => a + s.rewards.length, 0);
+      const what = flags.trace !== undefined ? 'the trace' : 'the synthetic sites';
+      if (budget >= pages) process.stderr.write(wholeReplayLine(what, pages, budget, 'every policy reaches 100% of the oracle') + '\n');
       if (flags.json) return printJson(result);
       const rows = [...result.rows]
         .sort((a, b) => b.total - a.total)
         .map((r) => [r.policy, r.total, `${r.percent.toFixed(1)}%`, r.regret[r.regret.length - 1] ?? 0]);
       rows.push(['oracle', result.oracle, '100.0%', 0]);
-      const pages = sites.reduce((a, s) => a + s.rewards.length, 0);
       process.stdout.write(`${sites.length} sites, ${pages} pages recorded, budget ${budget}, seed ${seed}\n`);
       process.stdout.write(formatTable(['policy', 'external links', 'of oracle', 'regret'], rows, isTty()));
     });
@@ -72,11 +75,12 @@ function simulateGraph(file: string, flags: SimulateFlags, budget: number, seed:
   }
   if (flags.group !== undefined) web = subGraph(web, (x) => x.group === flags.group);
   if (web.sites.length === 0) throw new UsageError(`no site of group '${flags.group}' in ${file}`);
+  const pages = web.sites.reduce((a, x) => a + x.pages.length, 0);
+  if (budget >= pages) process.stderr.write(wholeReplayLine('the page graph', pages, budget, 'every policy fetches every page it can reach and finds the same links') + '\n');
   const refs = graphReferences(web, [budget]).get(budget)!;
   const order = flags.order ?? defaults.order;
   const rows = policies.map((name) => ({ policy: name, ...harvest(web, makePolicy(name as PolicyName, { ...DEFAULTS }), order, budget, refs, seed) }));
   if (flags.json) return printJson({ budget, order, references: refs, rows });
-  const pages = web.sites.reduce((a, x) => a + x.pages.length, 0);
   process.stdout.write(`${web.sites.length} sites, ${pages} pages, budget ${budget}, order ${order}, seed ${seed}\n`);
   process.stdout.write(`references: bfs-oracle ${refs.bfsOracle}, perfect-predictor ${refs.perfectPredictor}, limit ${refs.limit} (site, external URL) pairs\n`);
   const pc = (x: number, r: number) => `${percentOf(x, r).toFixed(1)}%`;
@@ -84,6 +88,11 @@ function simulateGraph(file: string, flags: SimulateFlags, budget: number, seed:
     .sort((a, b) => b.pairs - a.pairs)
     .map((r) => [r.policy, r.pairs, pc(r.pairs, refs.bfsOracle), pc(r.pairs, refs.perfectPredictor), pc(r.pairs, refs.limit), r.urls, r.hosts]);
   process.stdout.write(formatTable(['policy', '(site, URL) pairs', 'of bfs-oracle', 'of perfect-predictor', 'of limit', 'external URLs', 'hosts'], table, isTty()));
+}
+
+/** A budget of every page recorded leaves the policies nothing to choose: the replay's figures all tie, and would say nothing. */
+export function wholeReplayLine(what: string, pages: number, budget: number, outcome: string): string {
+  return `${what} holds ${counted(pages, 'page')}: a budget of ${budget} replays all of them, so ${outcome}; use --budget below ${pages} to compare the policies`;
 }
 
 function positiveInt(name: string, v: string, min: number): number {

@@ -21,6 +21,7 @@ import { groupKey, MIN_GROUP_ITEMS } from '../watch/groups.js';
 import { DAYS, historyEnd, modelReport } from '../watch/model-report.js';
 import { HISTORY_COLUMNS, readHistory } from '../watch/history-import.js';
 import { hitRate, learnedRules, meanDelay, runWatch, watchSchedules, type CheckEvent, type LearnedRule, type WatchSchedule, type WatchSummary } from '../watch/watcher.js';
+import { cannotRead } from './read-error.js';
 
 interface WatchFlags {
   site: string[];
@@ -169,7 +170,7 @@ async function importHistory(file: string, cmd: Command): Promise<void> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(cannotRead(file, err));
   }
   const release = holdRunLock(dbPath(cmd), (pid) => `a crawl, refresh or watch (pid ${pid}) is running on ${dbPath(cmd)}`);
   try {
