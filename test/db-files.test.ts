@@ -3,12 +3,14 @@
 // file system is a read-only bind mount in a private mount namespace (`unshare -m`, root), the
 // read-only directory is one the CLI, run as `nobody` (setpriv), may not write; `nobody` runs a copy
 // of the CLI in a directory it can reach, as the checkout may sit in one only its owner can.
-import { chmodSync, copyFileSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, openSync, readdirSync, unlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
+import type { Command } from 'commander';
+import { program } from '../src/cli/main.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { crawlFixture } from './helpers/fixture-db.js';
 import { rows } from './helpers/read-db.js';
@@ -152,5 +154,49 @@ describe('a folder with no database', () => {
       expect(r.code, all[i]!.join(' ')).toBe(1);
     });
     expect(readdirSync(dir)).toEqual([]);
+  }, 240_000);
+});
+
+describe('a database in a folder that does not exist', () => {
+  /**
+   * Every command on the CLI's list, with arguments that get it past its own checks to the
+   * database; null for the two that do not open --db (simulate reads --trace, db copy its own two).
+   */
+  const lines = (dir: string): Record<string, string[] | null> => ({
+    'seeds add': ['http://a.test/'], 'seeds import': [join(dir, 'seeds.csv')], 'seeds export': [join(dir, 'seeds-out.csv')], 'seeds list': [],
+    'seeds remove': ['1', '--yes'], 'seeds retry': [], 'config get': [], 'config set': ['delay', '5'], crawl: ['--delay', '0'], refresh: [],
+    watch: ['--for', '1s'], 'watch add': ['http://a.test/'], 'watch remove': ['http://a.test/'], 'watch import': [join(dir, 'history.csv')],
+    'watch list': [], 'watch model': [], status: [], 'links external': [], 'links internal': [], 'links bad': [],
+    'links delete': ['internal', '--all', '--yes'], hosts: [], export: [join(dir, 'out.csv')], report: [join(dir, 'r.html')],
+    map: ['1', join(dir, 'm.xml')], check: ['1'], search: ['university'], 'params set': ['1', '/', 'x', 'dropped'], 'params list': [],
+    'params remove': ['1', '/', 'x'], 'params test': ['http://a.test/'], 'trace export': ['-'], simulate: null, 'db copy': null,
+  });
+  /** Each command that runs: a subcommand, or a command with an action of its own. */
+  const runnable = (c: Command, path: string[] = []): string[] =>
+    [...((c as unknown as { _actionHandler: unknown })._actionHandler && path.length ? [path.join(' ')] : []), ...c.commands.flatMap((s) => runnable(s, [...path, s.name()]))];
+
+  it('every command says which folder is missing in one line, exit 1, and creates nothing', async () => {
+    const dir = join(tmp.dir, 'no-folder');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'seeds.csv'), 'url\nhttp://a.test/\n');
+    writeFileSync(join(dir, 'history.csv'), 'url,checked_at,items\n');
+    const table = lines(dir);
+    expect(Object.keys(table).sort()).toEqual(runnable(await program()).sort());
+    const missing = join(dir, 'nope');
+    const file = join(missing, 'x.db');
+    const all = Object.entries(table).filter((e): e is [string, string[]] => e[1] !== null).flatMap(([name, args]) => [
+      [...name.split(' '), ...args],
+      ...(name === 'links delete' ? [['links', 'delete', 'external', '--all', '--yes']] : []), // without the crawl lock
+    ]);
+    const results = await Promise.all(all.map((args) => beebot(args, { db: file })));
+    results.forEach((r, i) => {
+      expect(r.stderr, all[i]!.join(' ')).toBe(`beebot: cannot open ${file}: the folder ${missing} does not exist\n`);
+      expect(r.code, all[i]!.join(' ')).toBe(1);
+      expect(r.stdout, all[i]!.join(' ')).toBe('');
+    });
+    // db copy ignores --db: its target's folder is checked the same way
+    const copy = await beebot(['db', 'copy', db, file], { db });
+    expect([copy.code, copy.stderr]).toEqual([1, `beebot: cannot open ${file}: the folder ${missing} does not exist\n`]);
+    expect(readdirSync(dir).sort()).toEqual(['history.csv', 'seeds.csv']);
   }, 240_000);
 });
