@@ -3,7 +3,7 @@
 // file system is a read-only bind mount in a private mount namespace (`unshare -m`, root), the
 // read-only directory is one the CLI, run as `nobody` (setpriv), may not write; `nobody` runs a copy
 // of the CLI in a directory it can reach, as the checkout may sit in one only its owner can.
-import { chmodSync, copyFileSync, mkdirSync, openSync, readdirSync, unlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe('a database deleted under a running crawl', () => {
 
 describe('a damaged database', () => {
   it('is refused at crawl start with one line, exit 1, and not written to', async () => {
-    const { file } = copyOf('corrupt');
+    const { dir, file } = copyOf('corrupt');
     // Zero a page of external_links' unique index, as a failing disk would.
     const [index] = rows<{ name: string }>(file, "SELECT name FROM pragma_index_list('external_links') WHERE \"unique\" = 1");
     const [{ rootpage }] = rows<{ rootpage: number }>(file, 'SELECT rootpage FROM sqlite_master WHERE name = ?', index!.name) as [{ rootpage: number }];
@@ -85,14 +85,42 @@ describe('a damaged database', () => {
     const fd = openSync(file, 'r+');
     writeSync(fd, Buffer.alloc(size), 0, size, (rootpage - 1) * size);
     closeSync(fd);
-    const before = (await beebot(['status', '--json'], { db: file })).stdout;
+    const before = readFileSync(file);
     for (const args of [['crawl', '--budget', '1000'], ['crawl', '--refresh']]) {
       const r = await beebot([...args, '--delay', '0', ...web.resolveArgs()], { db: file });
-      expect(r.stderr, args.join(' ')).toMatch(/^beebot: database .*c\.db is corrupt \(.*\); not writing to it[^\n]*\n$/);
+      expect(r.stderr, args.join(' ')).toMatch(/^beebot: database .*c\.db is corrupt \(.*\): restore a copy, or recover its rows with sqlite3's \.recover\n$/);
       expect(r.code, args.join(' ')).toBe(1);
     }
-    expect((await beebot(['status', '--json'], { db: file })).stdout).toBe(before);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['c.db']);
   });
+
+  it('garbage over pages in the middle of the file: every command gives the same one line, exit 1, and export writes no file', async () => {
+    const { dir, file } = copyOf('garbled');
+    // Random bytes over every leaf page of fetches: a table status reads and export does not.
+    const leaves = rows<{ pageno: number }>(file, "SELECT pageno FROM dbstat WHERE name = 'fetches' AND pagetype = 'leaf'").map((r) => r.pageno);
+    const [{ page_size: size }] = rows<{ page_size: number }>(file, 'PRAGMA page_size') as [{ page_size: number }];
+    expect(leaves.length).toBeGreaterThan(1);
+    const fd = openSync(file, 'r+');
+    let seed = 1;
+    const garbage = Buffer.alloc(size);
+    for (const page of leaves) {
+      for (let i = 0; i < size; i++) garbage[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16;
+      writeSync(fd, garbage, 0, size, (page - 1) * size);
+    }
+    closeSync(fd);
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    const all = [...readers(out), ['links', 'internal'], ['links', 'bad'], ['search', 'university'], ['crawl', '--delay', '0', ...web.resolveArgs()], ['seeds', 'add', 'http://new.test/']];
+    const results = await Promise.all(all.map((args) => beebot(args, { db: file })));
+    results.forEach((r, i) => {
+      expect(r.stderr, all[i]!.join(' ')).toMatch(/^beebot: database \S*c\.db is corrupt \([^\n]+\): restore a copy, or recover its rows with sqlite3's \.recover\n$/);
+      expect(r.stderr, all[i]!.join(' ')).toBe(results[0]!.stderr);
+      expect(r.code, all[i]!.join(' ')).toBe(1);
+      expect(r.stdout, all[i]!.join(' ')).toBe('');
+    });
+    expect(readdirSync(out)).toEqual([]);
+  }, 240_000);
 });
 
 describe('a database this process cannot write', () => {

@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { holdRunLock } from './crawl-lock.js';
 import { holdPgRunLock } from '../db/run-lock.js';
-import { checkIntact } from '../db/db.js';
 import { interruptible } from './interruptible.js';
 import { policyFromSettings } from './policy-from-settings.js';
 import { policyNames } from '../schedule/sites/registry.js';
@@ -88,7 +87,6 @@ export function crawlCommand(): Command {
       const release = holdRunLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
       try {
         await withDb(cmd, async (db) => {
-          checkIntact(db);
           for (const [k, v] of savedValues) writeSetting(db, k as keyof Settings, v);
           const settings = readSettings(db);
           const resolve = parseResolve(settings.resolve);
@@ -136,7 +134,6 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
   const release = holdRunLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
   try {
     await withDb(cmd, async (db) => {
-      checkIntact(db);
       holdPgRunLock(db, `another refresh is running on ${db.name}`);
       const settings = { ...readSettings(db), ...Object.fromEntries(run) } as Settings;
       // The crawl's own proxy and host mappings unless given for this refresh.
