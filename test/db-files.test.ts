@@ -171,11 +171,16 @@ describe('a database this process cannot write', () => {
 });
 
 describe('a folder with no database', () => {
-  it('read commands say "no database here" with the path, exit 1, and create nothing', async () => {
+  it('read commands and those that edit what is there say "no database here" with the path, exit 1, and create nothing', async () => {
     const dir = join(tmp.dir, 'empty');
     mkdirSync(dir);
     const file = join(dir, 'beebot.db');
-    const all = [...readers(dir), ['search', 'university'], ['links', 'delete', 'external', '--all', '--yes'], ['seeds', 'remove', '1', '--yes'], ['check', '1']];
+    const history = join(tmp.dir, 'history.csv');
+    writeFileSync(history, 'hub,checked_at\n');
+    const all = [
+      ...readers(dir), ['search', 'university'], ['links', 'delete', 'external', '--all', '--yes'], ['seeds', 'remove', '1', '--yes'], ['check', '1'],
+      ['seeds', 'retry'], ['refresh'], ['crawl', '--refresh'], ['watch', '--for', '1s'], ['watch', 'import', history],
+    ];
     const results = await Promise.all(all.map((args) => beebot(args, { db: file })));
     results.forEach((r, i) => {
       expect(r.stderr, all[i]!.join(' ')).toBe(`beebot: no database here: ${file} does not exist (seeds add creates one)\n`);

@@ -154,7 +154,7 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
       ].join('\n'));
       if (r.reason === 'interrupted') process.exitCode = 130;
       else endIfNothingReached(r.failures, r.reason === 'waiting' ? r.seconds * 1000 : null, 'beebot crawl --refresh', 'nothing recorded, the pages stay to be checked');
-    });
+    }, { mustExist: true });
   } finally {
     release();
   }

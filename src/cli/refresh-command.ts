@@ -102,7 +102,7 @@ export function refreshCommand(): Command {
             const f = r.failures;
             if (!said && f.pages > 0 && !flags.json) process.stdout.write(waitingPagesLine(f.pages, f.sites, null, Date.now(), 'beebot refresh') + '\n');
           }
-        });
+        }, { mustExist: true });
       } finally {
         release();
       }
