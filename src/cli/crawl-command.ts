@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { holdRunLock } from './crawl-lock.js';
 import { holdPgRunLock } from '../db/run-lock.js';
-import { checkIntact } from '../db/db.js';
 import { interruptible } from './interruptible.js';
 import { policyFromSettings } from './policy-from-settings.js';
 import { policyNames } from '../schedule/sites/registry.js';
@@ -94,7 +93,6 @@ export function crawlCommand(): Command {
       const release = holdRunLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
       try {
         await withDb(cmd, async (db) => {
-          checkIntact(db);
           const done = pullCount(db);
           const given = savedValues.find(([k]) => k === 'budget')?.[1] as number | null | undefined;
           if (given !== undefined && given !== null && given < done) throw new UsageError(budgetBelowDone(done, given));
@@ -163,7 +161,6 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
   const release = holdRunLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
   try {
     await withDb(cmd, async (db) => {
-      checkIntact(db);
       holdPgRunLock(db, `another refresh is running on ${db.name}`);
       const settings = { ...readSettings(db), ...Object.fromEntries(run) } as Settings;
       // The crawl's own proxy and host mappings unless given for this refresh.
@@ -184,7 +181,7 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
       ].join('\n'));
       if (r.reason === 'interrupted') process.exitCode = 130;
       else endIfNothingReached(r.failures, r.reason === 'waiting' ? r.seconds * 1000 : null, 'beebot crawl --refresh', 'nothing recorded, the pages stay to be checked');
-    });
+    }, { mustExist: true });
   } finally {
     release();
   }

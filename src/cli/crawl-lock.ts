@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync 
 import { basename, dirname, join } from 'node:path';
 import { BeebotError } from '../errors.js';
 import { isPostgresUrl } from '../db/pg/url.js';
+import { checkFolder } from '../db/db-file.js';
 
 /**
  * Hold `<db>.lock`, the file `beebot crawl` holds while it runs (same format: the holder's pid), so
@@ -11,6 +12,7 @@ import { isPostgresUrl } from '../db/pg/url.js';
  * path) takes the same lock.
  */
 export function holdCrawlLock(db: string, busyMessage: (pid: number) => string): () => void {
+  checkFolder(db);
   const file = `${realPath(db)}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

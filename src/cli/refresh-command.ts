@@ -4,7 +4,6 @@ import { parseLimit, siteOption } from './filter-options.js';
 import { holdRunLock } from './crawl-lock.js';
 import { holdPgRunLock } from '../db/run-lock.js';
 import { dbPath, withDb } from './context.js';
-import { checkIntact } from '../db/db.js';
 import { interruptible } from './interruptible.js';
 import { refreshProgress } from './refresh-progress.js';
 import { endIfNothingReached } from './nothing-reached.js';
@@ -75,7 +74,6 @@ export function refreshCommand(): Command {
       const release = holdRunLock(dbPath(cmd), (pid) => `a crawl or refresh (pid ${pid}) is running on ${dbPath(cmd)}`);
       try {
         await withDb(cmd, async (db) => {
-          checkIntact(db);
           holdPgRunLock(db, `a refresh or watch is running on ${dbPath(cmd)}`);
           const sites = flags.site.length ? [...new Set(flags.site.map((ref) => siteOption(db, ref)!))] : null;
           const settings = { ...readSettings(db), ...Object.fromEntries(run) } as Settings;
@@ -104,7 +102,7 @@ export function refreshCommand(): Command {
             const f = r.failures;
             if (!said && f.pages > 0 && !flags.json) process.stdout.write(waitingPagesLine(f.pages, f.sites, null, Date.now(), 'beebot refresh') + '\n');
           }
-        });
+        }, { mustExist: true });
       } finally {
         release();
       }

@@ -165,7 +165,7 @@ export function seedsCommand(): Command {
         });
         const reopened = reopenSites(db, refs.length ? ids : listSites(db).map((x) => x.id));
         process.stdout.write(reopened.length ? `${reopened.length} site(s) will be tried again by the next crawl: ${reopened.join(', ')}\n` : 'no Not Available site to retry\n');
-      });
+      }, { mustExist: true });
     });
   return seeds;
 }

@@ -201,7 +201,7 @@ async function importHistory(file: string, cmd: Command): Promise<void> {
         }
       })();
       process.stdout.write(`imported ${found.checks.length} checks and ${items} items on ${found.hubs.length} hubs\n`);
-    });
+    }, { mustExist: true });
   } finally {
     release();
   }
@@ -251,7 +251,7 @@ async function run(flags: WatchFlags, cmd: Command): Promise<void> {
       process.stdout.write(flags.json ? JSON.stringify({ summary: summaryJson(sum, Date.now() - started) }) + '\n' : formatSummary(sum, Date.now() - started));
       if (sum.reason === 'interrupted') process.exitCode = 130;
       else if (sum.failures) endIfNothingReached(sum.failures, sum.reason === 'waiting' ? Date.now() - started : null, 'beebot watch', 'nothing recorded, the hubs stay due');
-    });
+    }, { mustExist: true });
   } finally {
     release();
   }

@@ -25,8 +25,27 @@ export function fileAccess(file: string): FileAccess {
   return { kind: 'writable' };
 }
 
+/**
+ * The folder a database file goes in must be there: SQLite creates the file, never its folder, and
+ * says only "the directory does not exist". Checked before anything (the lock file, the database)
+ * is created, by every command.
+ */
+export function checkFolder(file: string): void {
+  const dir = dirname(resolve(file));
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(dir).isDirectory();
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return; // not ours to name: the open says why
+    isFolder = false;
+  }
+  if (!isFolder) throw new BeebotError(`cannot open ${resolve(file)}: the folder ${dir} does not exist`);
+}
+
 /** A writer must be able to write the file, or to create it in its directory: one line if not. */
 export function checkWritable(file: string): void {
+  checkFolder(file);
   const access = fileAccess(file);
   if (access.kind === 'read-only') throw new BeebotError(`database ${file} is read-only (${access.why}); this command writes to it`);
   if (access.kind === 'missing') {
@@ -44,6 +63,7 @@ export function checkWritable(file: string): void {
 
 /** Read commands never create a database. */
 export function checkExists(file: string): void {
+  checkFolder(file);
   if (!existsSync(file)) throw new BeebotError(`no database here: ${resolve(file)} does not exist (seeds add creates one)`);
 }
 

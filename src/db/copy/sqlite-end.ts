@@ -2,6 +2,7 @@ import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { BeebotError } from '../../errors.js';
 import type Database from 'better-sqlite3';
 import { dbError, openDb, sqliteOf } from '../db.js';
+import { checkFolder } from '../db-file.js';
 import type { CopyRow, CopySource, CopyTarget } from './endpoint.js';
 import { quote, sqliteColumn, type CopyTable } from './layout.js';
 
@@ -50,6 +51,7 @@ export function sqliteSource(file: string): CopySource {
 export function sqliteTarget(file: string): CopyTarget {
   const taken = () => existsSync(file) && statSync(file).size > 0;
   const refuse = () => new BeebotError(`${file} already exists; db copy writes only to a new file or an empty PostgreSQL database`);
+  checkFolder(file); // named as given, not as the part file beside it
   if (taken()) throw refuse();
   const part = `${file}.copying-${process.pid}`;
   const remove = () => {
