@@ -42,7 +42,7 @@ describe('npm run demo', () => {
   });
 
   it("counts the export's rows as (page, external URL) pairs and distinct URLs as the summary and status do", () => {
-    const summary = /database: \d+ pages fetched of budget \d+; (\d+) distinct external URLs, (\d+) outside hosts/.exec(demo.out);
+    const summary = /database: \d+ HTML pages of the \d+ fetched \(\d+ others: not HTML, errors or redirects\), budget \d+; (\d+) distinct external URLs, (\d+) outside hosts/.exec(demo.out);
     const header = demo.out.split('\n').find((l) => l.startsWith('id\tsite\t'))!.split('\t');
     const total = demo.out.split('\n').find((l) => l.startsWith('\ttotal\t'))!.split('\t');
     const col = (name: string) => total[header.indexOf(name)];
