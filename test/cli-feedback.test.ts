@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, beebot, tempDir } from './helpers/cli.js';
 import { servePages } from './helpers/page-server.js';
 import { renderFile } from './helpers/browser.js';
+import { withFixtureWeb } from './helpers/fixture-run.js';
+import { seedFixture } from './helpers/fixture-db.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let site: Awaited<ReturnType<typeof servePages>>;
@@ -135,17 +137,58 @@ describe('search with part of the pages indexed', () => {
     const db = await crawledSite(); // 4 pages, crawled with index-text no
     const set = await beebot(['config', 'set', 'index-text', 'yes'], { db });
     expect(set.stdout).toBe('index-text = yes (was no)\n');
-    expect(set.stderr).toMatch(/^the 4 pages already fetched stay unindexed \(beebot keeps no page text to index them from\); pages fetched from now on are indexed\. To search them all, crawl again into a new database with index-text yes\n$/);
+    expect(set.stderr).toBe('the 4 HTML pages of the 4 fetched stay unindexed (beebot keeps no page text to index them from); HTML pages fetched from now on are indexed. To search them all, crawl again into a new database with index-text yes\n');
     expect((await beebot(['seeds', 'add', `http://fails.test:${site.port}/`], { db })).code).toBe(0);
     expect((await beebot(['crawl', '--delay', '0', '--resolve', `fails.test:${site.port}:127.0.0.1`], { db })).code).toBe(0);
     const hit = await beebot(['search', 'fetched'], { db });
     expect(hit.code, hit.stderr).toBe(0);
     expect(hit.stdout.split('\n')[1]).toMatch(/^http:\/\/fails\.test:\d+\/ok\t/);
-    expect(hit.stderr).toBe('1 page shown; 2 of 6 pages fetched are indexed (the others were fetched with index-text no)\n');
+    expect(hit.stderr).toBe('1 page shown; 2 of the 6 HTML pages of the 6 fetched are indexed (4 HTML pages fetched with index-text no)\n');
     const none = await beebot(['search', 'erlang process'], { db });
-    expect(none).toMatchObject({ code: 1, stdout: '', stderr: 'no page matches "erlang process"; 2 of 6 pages fetched are indexed (the others were fetched with index-text no)\n' });
+    expect(none).toMatchObject({ code: 1, stdout: '', stderr: 'no page matches "erlang process"; 2 of the 6 HTML pages of the 6 fetched are indexed (4 HTML pages fetched with index-text no)\n' });
     expect(await beebot(['search', 'erlang', '--json'], { db })).toMatchObject({ code: 1, stdout: '[]\n' });
   });
+});
+
+describe('pages fetched, one count in every command', () => {
+  const fx = withFixtureWeb();
+  /** A new database with the fixture web crawled, index-text as given; the crawl's summary. */
+  const crawled = async (indexText: 'yes' | 'no') => {
+    const db = newDb();
+    await seedFixture(fx.web, fx.tmp.dir, db);
+    expect((await beebot(['config', 'set', 'index-text', indexText], { db })).code).toBe(0);
+    const r = await beebot(['crawl', '--delay', '0', '--concurrency', '4', ...fx.web.resolveArgs()], { db });
+    expect(r.code, r.stderr).toBe(0);
+    return { db, summary: r.stdout };
+  };
+  /** status --json's totals: every pull, and the HTML pages among them. */
+  const totals = async (db: string) => JSON.parse((await beebot(['status', '--json'], { db })).stdout).totals as { pages_fetched: number; html_pages: number };
+
+  it('status, the crawl summary, search, config set and the report count the same pages fetched, and say which are HTML pages', async () => {
+    const { db, summary } = await crawled('yes');
+    const t = await totals(db);
+    // the fixture web has errors, redirects and a text/plain page: more pulls than HTML pages
+    expect(t.html_pages).toBeGreaterThan(100);
+    expect(t.pages_fetched).toBeGreaterThan(t.html_pages);
+    const others = `${t.pages_fetched - t.html_pages} others: not HTML, errors or redirects`;
+    const words = `${t.html_pages} HTML pages of the ${t.pages_fetched} fetched`;
+    expect(summary).toContain(`\ndatabase: ${words} (${others}); `);
+    expect((await beebot(['status'], { db })).stdout.split('\n')).toContain(`fetched: ${words} (${others})`);
+    const s = await beebot(['search', 'university', '--limit', '1'], { db });
+    expect(s.stderr).toBe(`1 page shown; all ${words} are indexed (${others})\n`);
+    const file = join(fx.tmp.dir, 'counts-report.html');
+    expect((await beebot(['report', file, '--quiet'], { db })).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain(`<b>${t.pages_fetched}</b>pages fetched<br>${t.html_pages} HTML pages, ${others}</div>`);
+
+    const plain = (await crawled('no')).db;
+    const p = await totals(plain);
+    const set = await beebot(['config', 'set', 'index-text', 'yes'], { db: plain });
+    expect(set.stderr).toBe(
+      `the ${p.html_pages} HTML pages of the ${p.pages_fetched} fetched stay unindexed (beebot keeps no page text to index them from; ${p.pages_fetched - p.html_pages} others: not HTML, errors or redirects); ` +
+        'HTML pages fetched from now on are indexed. To search them all, crawl again into a new database with index-text yes\n',
+    );
+    expect((await beebot(['status'], { db: plain })).stdout.split('\n')).toContain(`fetched: ${p.html_pages} HTML pages of the ${p.pages_fetched} fetched (${p.pages_fetched - p.html_pages} others: not HTML, errors or redirects)`);
+  }, 60_000);
 });
 
 describe('config set', () => {

@@ -30,7 +30,7 @@ afterAll(() => tmp?.cleanup());
 describe('npm run demo', () => {
   it('ends naming report, map and hosts with commands that run as printed', async () => {
     expect(demo.code, demo.out).toBe(0);
-    const next = demo.out.slice(demo.out.indexOf('What to look at next'));
+    const next = demo.out.slice(demo.out.indexOf('What to look at next'), demo.out.indexOf('To go on with the tour'));
     const commands = next.split('\n').filter((l) => l.startsWith('  node '));
     expect(commands.map((c) => / (report|map|hosts)\b/.exec(c)?.[1])).toEqual(['report', 'map', 'hosts']);
     for (const c of commands) {
@@ -41,8 +41,39 @@ describe('npm run demo', () => {
     expect(existsSync(join(tmp.dir, 'demo', 'map-HIT.html'))).toBe(true);
   });
 
+  it('ends with a command that brings its web back, and the crawl it prints then goes on from the demo database', async () => {
+    const after = demo.out.slice(demo.out.indexOf('To go on with the tour')).split('\n').filter((l) => l.startsWith('  node '));
+    expect(after, demo.out).toHaveLength(2);
+    const [serveLine, crawlLine] = after.map((l) => l.trim());
+    expect(serveLine).toMatch(/demo\.js --serve demo\/demo\.db$/);
+    expect(crawlLine).toMatch(/ crawl --budget 300$/);
+    // exec: the shell becomes the server, so the signal below reaches it
+    const serving = spawn('sh', ['-c', `exec ${serveLine}`], { cwd: tmp.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const closed = new Promise<number | null>((r) => serving.on('close', (code) => r(code)));
+    try {
+      let said = '';
+      serving.stdout.setEncoding('utf8');
+      await new Promise<void>((resolve, reject) => {
+        serving.stdout.on('data', (d: string) => ((said += d).includes(`${crawlLine}\n`) ? resolve() : undefined));
+        serving.on('close', () => reject(new Error(`the demo web did not come up: ${said}`)));
+      });
+      expect(said).toMatch(/^demo web on 127\.0\.0\.1:\d+, the proxy saved in demo\/demo\.db; Ctrl-C stops it/);
+      const more = await run('sh', ['-c', crawlLine!], tmp.dir);
+      expect(more.code, more.out).toBe(0);
+      expect(more.out).toMatch(/^resuming: 150 of 300 pages done/m);
+      // the fixture web has fewer than 300 pages: the crawl fetches the rest of them
+      expect(more.out).toMatch(/^stopped: every site exhausted/m);
+      const run2 = Number(/^this run: (\d+) pages/m.exec(more.out)?.[1]);
+      expect(run2).toBeGreaterThan(40);
+      expect(more.out).toMatch(new RegExp(`^database: \\d+ HTML pages of the ${150 + run2} fetched`, 'm'));
+    } finally {
+      serving.kill('SIGINT');
+    }
+    expect(await closed).toBe(0);
+  }, 120_000);
+
   it("counts the export's rows as (page, external URL) pairs and distinct URLs as the summary and status do", () => {
-    const summary = /database: \d+ pages fetched of budget \d+; (\d+) distinct external URLs, (\d+) outside hosts/.exec(demo.out);
+    const summary = /database: \d+ HTML pages of the \d+ fetched \(\d+ others: not HTML, errors or redirects\), budget \d+; (\d+) distinct external URLs, (\d+) outside hosts/.exec(demo.out);
     const header = demo.out.split('\n').find((l) => l.startsWith('id\tsite\t'))!.split('\t');
     const total = demo.out.split('\n').find((l) => l.startsWith('\ttotal\t'))!.split('\t');
     const col = (name: string) => total[header.indexOf(name)];

@@ -1,12 +1,13 @@
 // Files and locks: the crawl lock through a symbolic link, write errors on standard output, and
-// file outputs on a full disk. Real CLI on a crawled fixture database; the full disk is a tiny tmpfs,
-// filled up, mounted in a private mount namespace (`unshare -m`) for the one run.
-import { closeSync, openSync, readFileSync, symlinkSync } from 'node:fs';
+// file outputs and a crawl on a full disk. Real CLI on a crawled fixture database; the full disk is
+// a tiny tmpfs, mounted in a private mount namespace (`unshare -m`) for the one run.
+import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { crawlFixture, fixtureSiteId } from './helpers/fixture-db.js';
+import { crawlTables } from './helpers/crawl-tables.js';
 
 let web: FixtureWeb;
 let tmp: ReturnType<typeof tempDir>;
@@ -100,4 +101,36 @@ describe('a full disk', () => {
       expect(r.left, name).toEqual([]);
     }
   });
+
+  it('a crawl whose database fills its disk ends at once with the disk-full line, never a network wait, and resumes exactly on a bigger disk', async () => {
+    // two sites whose every page answers: any wait would be the full disk taken for the network
+    const seeded = join(tmp.dir, 'two-sites.db');
+    for (const host of ['thin.test', 'hubs.test']) expect((await beebot(['seeds', 'add', web.url(host)], { db: seeded })).code).toBe(0);
+    const crawl = ['crawl', '--delay', '0', '--concurrency', '4', ...web.resolveArgs()];
+    const whole = join(tmp.dir, 'whole.db');
+    copyFileSync(seeded, whole);
+    expect((await beebot(crawl, { db: whole })).code).toBe(0);
+
+    const dir = join(tmp.dir, `full-${++n}`);
+    const bigger = join(tmp.dir, `bigger-${n}`);
+    mkdirSync(bigger);
+    // 480 KiB: the seeded database and its WAL fill it about half-way through the crawl
+    const script =
+      'mkdir -p "$FULL" && mount -t tmpfs -o size=480k tmpfs "$FULL" && cp "$SEEDED" "$FULL/crawl.db" && ' +
+      '"$@"; rc=$?; cp "$FULL"/crawl.db* "$BIGGER"/; exit $rc';
+    const full = await beebot(crawl, { db: join(dir, 'crawl.db'), prefix: ['unshare', '-m', '--', 'sh', '-c', script, 'sh'], env: { FULL: dir, SEEDED: seeded, BIGGER: bigger } });
+    expect(full.code, full.stderr).toBe(1);
+    expect(full.stderr).not.toMatch(/^waiting:|network error/m);
+    const lines = full.stderr.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^beebot: disk full while writing .*crawl\.db$/);
+    // the progress lines, then that one line: no stack trace
+    for (const l of lines.slice(0, -1)) expect(l).toMatch(/^\d+\t/);
+    const before = crawlTables(join(bigger, 'crawl.db'));
+    expect(before.pulls).toBeGreaterThan(20);
+    expect(before.pulls).toBeLessThan(crawlTables(whole).pulls);
+
+    const resumed = await beebot(crawl, { db: join(bigger, 'crawl.db') });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(crawlTables(join(bigger, 'crawl.db'))).toEqual(crawlTables(whole));
+  }, 120_000);
 });

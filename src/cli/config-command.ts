@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { formatSetting, isSettingKey, parseSetting, readSettings, settingKeys, writeSetting } from '../store/settings.js';
 import { pullCount } from '../store/status.js';
 import { indexCoverage } from '../store/search.js';
-import { counted } from '../markup/counted.js';
+import { htmlOfFetched } from '../markup/counted.js';
 import { isTty, printJson, withDb, withReadDb } from './context.js';
 import { formatTable } from './table.js';
 
@@ -47,12 +47,13 @@ export function configCommand(): Command {
         const now = formatSetting(readSettings(db)[key]);
         process.stdout.write(`${key} = ${now}${now === before ? ' (unchanged)' : ` (was ${before})`}\n`);
         const cover = key === 'index-text' && now === 'yes' && now !== before ? indexCoverage(db) : null;
-        const unindexed = cover ? cover.fetched - cover.indexed : 0;
-        if (unindexed > 0) {
+        const unindexed = cover ? cover.html - cover.indexed : 0;
+        if (cover && unindexed > 0) {
           // beebot keeps no page's text once analysed: nothing to index the pages before from.
+          const which = unindexed === cover.html ? 'the' : `${unindexed.toLocaleString('en-US')} of the`;
           process.stderr.write(
-            `the ${counted(unindexed, 'page')} already fetched stay unindexed (beebot keeps no page text to index them from); ` +
-              'pages fetched from now on are indexed. To search them all, crawl again into a new database with index-text yes\n',
+            `${which} ${htmlOfFetched(cover.html, cover.fetched, 'stay unindexed', ['beebot keeps no page text to index them from'])}; ` +
+              'HTML pages fetched from now on are indexed. To search them all, crawl again into a new database with index-text yes\n',
           );
         }
       });

@@ -12,11 +12,11 @@ import { crawl, type CrawlSummary } from '../crawl/crawler.js';
 import { refresh } from '../refresh/full-pass.js';
 import { BANDIT_DEFAULT, defaults, parseSetting, RESOLVE_ENTRY, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { siteCount } from '../store/sites.js';
-import { pullCount } from '../store/status.js';
+import { htmlPageCount, pullCount } from '../store/status.js';
 import { cannotRead } from './read-error.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter, waitLines } from './progress.js';
-import { counted } from '../markup/counted.js';
+import { counted, htmlOfFetched } from '../markup/counted.js';
 import { waitingPagesLine } from '../net/waiting.js';
 import { rewardModes, type RewardMode } from '../schedule/sites/reward.js';
 import { endIfNothingReached } from './nothing-reached.js';
@@ -112,7 +112,7 @@ export function crawlCommand(): Command {
           } finally {
             progress.finish(summary !== undefined && summary.reason !== 'interrupted');
           }
-          process.stdout.write(formatSummary(summary));
+          process.stdout.write(formatSummary(summary, htmlPageCount(db)));
           for (const l of barelyCrawledOf(db)) process.stdout.write(`${l}\n`);
           if (summary.reason === 'interrupted') process.exitCode = 130;
           else {
@@ -218,7 +218,8 @@ export function parseResolve(values: readonly string[]): Map<string, string> {
 /** What the scheduler counts, in the summary's words (--reward). */
 const COUNTED: Record<RewardMode, string> = { urls: 'new external URLs', hosts: 'new outside hosts', pairs: 'new (page, external URL) pairs' };
 
-export function formatSummary(s: CrawlSummary): string {
+/** `html`: the HTML pages among the pages fetched in the whole database. */
+export function formatSummary(s: CrawlSummary, html: number): string {
   // The states' words are status's: a site at max-pages-per-site is 'capped', not 'exhausted'.
   // 'exhausted' only of a site with nothing left queued: pages that wait, or a cap, are said so
   const queued = s.left.reduce((n, x) => n + x.queued, 0);
@@ -237,7 +238,7 @@ export function formatSummary(s: CrawlSummary): string {
     `${run}; counting ${COUNTED[s.mode]}`,
     `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, external URL) pairs: ${s.rewards.pairs}`,
     `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
-    `database: ${s.totalPulls} pages fetched${s.budget !== null ? ` of budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
+    `database: ${htmlOfFetched(html, s.totalPulls)}${s.budget !== null ? `, budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
     `shortest time the delays between requests allow: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
     ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${counted(s.failedForNow, 'attempt')} this run${s.cause ? ` (last: ${s.cause})` : ''}, kept in the frontier`] : []),
     ...(s.untrusted > 0 ? [`not fetched: ${counted(s.untrusted, 'page')} on hosts whose TLS certificate is not accepted (last: ${s.lastUntrusted}); trust their CA (NODE_EXTRA_CA_CERTS=ca.pem) or crawl with --no-check-certificate`] : []),

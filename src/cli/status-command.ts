@@ -6,6 +6,7 @@ import { readSettings } from '../store/settings.js';
 import type { Db } from '../db/db.js';
 import { isTty, printJson, withReadDb } from './context.js';
 import { screen } from '../markup/terminal-text.js';
+import { htmlOfFetched } from '../markup/counted.js';
 import { formatTable } from './table.js';
 
 export function statusCommand(): Command {
@@ -51,6 +52,7 @@ export function statusCommand(): Command {
         if (st.check_certificate === 'no') process.stdout.write('certificates: not checked (check-certificate no): any TLS certificate is accepted\n');
         process.stdout.write(`the scheduler counts ${REWARD_WORDS[st.reward]} (--reward ${st.reward})\n`);
         if (st.focus) process.stdout.write(`focus: "${st.focus.topic.slice(0, 80)}"; relevant: cosine similarity >= ${st.focus.threshold}\n`);
+        if (st.totals.pages_fetched > 0) process.stdout.write(`fetched: ${htmlOfFetched(st.totals.html_pages, st.totals.pages_fetched)}\n`);
         process.stdout.write('ext URLs: distinct external URLs; ext hosts: outside hosts\n');
         process.stdout.write('ext pairs: (page, external URL) pairs; totals: distinct over all sites\n');
         if (wide) process.stdout.write('not followed: links to no web page (mailto:, javascript:, empty, …): beebot links bad lists them by kind\n');

@@ -187,10 +187,18 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   scheduler.open(queues, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone, held);
   const { state, choice } = scheduler;
   o.onStart?.({ totalPulls: state.totalPulls, distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: () => choice.siteCounts() });
-  const run = new CrawlRun(o, scheduler, coordinator, reader, writer, hostsLog, holds);
+  // A worker's error (a full disk) stops the others before the reader closes: left running, they
+  // would find its connections closed and take that for the network.
+  const failed = new AbortController();
+  const run = new CrawlRun({ ...o, signal: AbortSignal.any([o.signal, failed.signal]) }, scheduler, coordinator, reader, writer, hostsLog, holds);
   try {
     await run.pendingSitemaps();
-    await Promise.all(Array.from({ length: Math.max(1, s.concurrency) }, () => run.worker()));
+    const workers = Array.from({ length: Math.max(1, s.concurrency) }, () => run.worker());
+    await Promise.all(workers).catch(async (err: unknown) => {
+      failed.abort(err);
+      await Promise.allSettled(workers);
+      throw err;
+    });
   } finally {
     run.wake();
     writer.group.flush();

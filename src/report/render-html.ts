@@ -1,6 +1,7 @@
 import { CHARTS_SCRIPT } from './charts-script.js';
 import type { ReportData } from './report-data.js';
 import { esc } from '../markup/html-text.js';
+import { counted, otherFetched } from '../markup/counted.js';
 
 // Tableau 10: distinguishable, and still readable printed in grey.
 /** The reward modes in words (setting 'reward'). */
@@ -93,7 +94,7 @@ export function renderReport(d: ReportData): string {
 <p class="meta">Database <code>${esc(d.database)}</code> · crawl ${period} · report generated ${esc(d.generatedAt)} by beebot ${esc(d.version)}</p>
 <div class="cards">
   <div class="card"><b>${num(d.sites.length)}</b>target sites</div>
-  <div class="card"><b>${num(t.pages_fetched)}</b>pages fetched${d.budget !== null ? ` of ${num(d.budget)}` : ''}</div>
+  <div class="card"><b>${num(t.pages_fetched)}</b>pages fetched${d.budget !== null ? ` of ${num(d.budget)}` : ''}<br>${esc(counted(t.html_pages, 'HTML page'))}${t.pages_fetched > t.html_pages ? `, ${esc(otherFetched(t.html_pages, t.pages_fetched))}` : ''}</div>
   <div class="card"><b>${num(t.external_urls)}</b>distinct external URLs</div>
   <div class="card"><b>${num(t.external_hosts)}</b>outside hosts</div>
   <div class="card"><b>${num(t.external)}</b>(page, external URL) pairs</div>

@@ -3,6 +3,7 @@ import { ftsToTsquery } from '../search/tsquery.js';
 import { BLOCKS, BLOCK_WEIGHTS, BM25 } from '../search/weights.js';
 import type { Db } from '../db/db.js';
 import { byStore } from '../db/dialect.js';
+import { htmlPageCount, pullCount } from './status.js';
 
 export interface SearchHit {
   page_id: number;
@@ -71,9 +72,8 @@ export function hasTextIndex(db: Db): boolean {
   return db.prepare('SELECT EXISTS (SELECT 1 FROM page_text)').pluck().get() === 1;
 }
 
-/** What search covers: the HTML pages in the text index, of all those fetched. */
-export function indexCoverage(db: Db): { indexed: number; fetched: number } {
+/** What search covers: the HTML pages in the text index, of the HTML pages, of all pulls (what status counts as fetched). */
+export function indexCoverage(db: Db): { indexed: number; html: number; fetched: number } {
   const indexed = Number(db.prepare('SELECT count(*) FROM page_text').pluck().get());
-  const fetched = Number(db.prepare("SELECT count(*) FROM pages WHERE status = 'done'").pluck().get());
-  return { indexed, fetched };
+  return { indexed, html: htmlPageCount(db), fetched: pullCount(db) };
 }

@@ -18,6 +18,8 @@ export interface SiteStatus {
   state: SiteState;
   reason: string | null;
   pages_fetched: number;
+  /** of pages_fetched, those that are HTML pages (the others: not HTML, errors, redirects) */
+  html_pages: number;
   frontier: number;
   beyond_max_level: number;
   deepest_level: number | null;
@@ -53,7 +55,7 @@ export interface Status {
   sites: SiteStatus[];
   /** external_urls and external_hosts here are distinct over the whole database, not sums */
   totals: {
-    pages_fetched: number; frontier: number; internal: number; files: number; skipped: number; ignored: number; external: number;
+    pages_fetched: number; html_pages: number; frontier: number; internal: number; files: number; skipped: number; ignored: number; external: number;
     external_urls: number; external_hosts: number; bad: number; relevant: number | null; harvest_rate: number | null;
   };
   /** the topic of a focused crawl (its text as given) and the relevance threshold; null when not focused */
@@ -75,7 +77,12 @@ export function badLinkKinds(db: Db): [string, number][] {
 }
 
 export function pullCount(db: Db): number {
-  return db.prepare('SELECT count(*) FROM fetches').pluck().get() as number;
+  return Number(db.prepare('SELECT count(*) FROM fetches').pluck().get());
+}
+
+/** Fetched pages that are HTML pages (the rest of the pulls: not HTML, errors, redirects). */
+export function htmlPageCount(db: Db): number {
+  return Number(db.prepare("SELECT count(*) FROM pages WHERE status = 'done'").pluck().get());
 }
 
 export function readStatus(db: Db): Status {
@@ -90,6 +97,7 @@ export function readStatus(db: Db): Status {
   const external = countBy('SELECT site_id, count(*) FROM external_links GROUP BY site_id');
   const bad = countBy('SELECT site_id, count(*) FROM bad_links GROUP BY site_id');
   const files = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'file' GROUP BY site_id");
+  const html = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'done' GROUP BY site_id");
   const skipped = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'skipped' GROUP BY site_id");
   const ignored = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'ignored' GROUP BY site_id");
   const distinct = distinctExternalBySite(db);
@@ -118,6 +126,7 @@ export function readStatus(db: Db): Status {
       state,
       reason: s.unavailable,
       pages_fetched: s.pulls,
+      html_pages: html.get(s.id) ?? 0,
       frontier: s.unavailable ? 0 : left,
       beyond_max_level: beyond.get(s.id) ?? 0,
       deepest_level: s.deepest,
@@ -147,7 +156,7 @@ export function readStatus(db: Db): Status {
   return {
     sites,
     totals: {
-      pages_fetched: sum('pages_fetched'), frontier: sum('frontier'), internal: sum('internal'), files: sum('files'), skipped: sum('skipped'), ignored: sum('ignored'),
+      pages_fetched: sum('pages_fetched'), html_pages: sum('html_pages'), frontier: sum('frontier'), internal: sum('internal'), files: sum('files'), skipped: sum('skipped'), ignored: sum('ignored'),
       external: sum('external'), external_urls: all.urls, external_hosts: all.hosts, bad: sum('bad'),
       relevant: focused ? sum('relevant') : null,
       harvest_rate: focused ? rate(sum('relevant'), sum('pages_fetched')) : null,
