@@ -207,7 +207,7 @@ describe('a site at max-pages-per-site', () => {
     await beebot(['config', 'set', 'max-pages-per-site', '2'], { db });
     const r = await beebot(['crawl', '--delay', '0', ...resolve()], { db });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('stopped: no site has a page to fetch in this run: 0 exhausted, 1 capped; the 2 pages left queued are accounted for below\n');
+    expect(r.stdout).toContain('stopped: no site has a page to fetch in this run: 0 exhausted, 1 capped; the 2 pages left are accounted for below\n');
     expect(r.stdout).toContain('left queued: 2 pages of 1 site: 2 due (beyond max-pages-per-site)\n');
     expect(r.stdout).not.toContain('exhausted\n');
     const st = JSON.parse((await beebot(['status', '--json'], { db })).stdout) as { sites: { state: string }[] };
@@ -308,7 +308,7 @@ describe('a count of one', () => {
     expect((await beebot(['seeds', 'add', `http://fails.test:${site.port}/`], { db })).code).toBe(0);
     const r = await beebot(['crawl', '--delay', '0', '--resolve', `fails.test:${site.port}:127.0.0.1`], { db });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^  site http://fails\\.test:${site.port}/: 1 page left: 1 wait for fails\\.test:${site.port} \\(HTTP 503; next try \\d\\d:\\d\\d:\\d\\d\\)$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^  site http://fails\\.test:${site.port}/: 1 page left: 1 wait for http://fails\\.test:${site.port} \\(HTTP 503; next try \\d\\d:\\d\\d:\\d\\d\\)$`, 'm'));
     expect(r.stdout).toMatch(/^failed for now: \d+ attempts? this run( \(last: .*\))?, kept in the frontier$/m);
     expect(r.stdout).toMatch(/^1 page of 1 site waits to be retried/m);
   });

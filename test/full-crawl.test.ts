@@ -164,7 +164,7 @@ describe('a full crawl of real sites', () => {
     }
     // www.sqlite.org's pages link its bare twin over https, which the replay web does not serve:
     // those pages wait, and the summary says for which host and why
-    expect(r.stdout).toMatch(/site www\.sqlite\.org: [\d,]+ pages left: [\d,]+ wait for sqlite\.org \(robots\.txt: proxy refused the tunnel \(502\)/);
+    expect(r.stdout).toMatch(/site www\.sqlite\.org: [\d,]+ pages left: [\d,]+ wait for https:\/\/sqlite\.org \(robots\.txt: proxy refused the tunnel \(502\)/);
     const waiting = rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages p JOIN sites s ON s.id = p.site_id WHERE s.short = 'www.sqlite.org' AND p.status = 'queued' AND p.retry_at IS NOT NULL AND p.url LIKE 'https://sqlite.org/%'")[0]!.n;
     expect(waiting).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/^left queued: .* waiting for \d+ hosts?/m);
@@ -206,8 +206,8 @@ describe('a full crawl of real sites', () => {
         expect([...fetched].filter((u) => !before.has(u)), `${host}: pages the full crawl did not fetch`).toEqual([]);
       }
       expect(r.stdout).toMatch(/^this run: \d+ pages/m);
-      expect(r.stdout).toMatch(/site www\.postfix\.org: \d+ pages? left: \d+ wait for postfix\.org \(robots\.txt HTTP 502; next try /);
-      expect(r.stdout).toMatch(/site www\.sphinx-doc\.org: \d+ pages? left: \d+ wait for sphinx-doc\.org \(certificate not trusted: self-signed certificate; in the next run\)/);
+      expect(r.stdout).toMatch(/site www\.postfix\.org: \d+ pages? left: \d+ wait for http:\/\/postfix\.org \(robots\.txt HTTP 502; next try /);
+      expect(r.stdout).toMatch(/site www\.sphinx-doc\.org: \d+ pages? left: \d+ wait for https:\/\/sphinx-doc\.org \(certificate not trusted: self-signed certificate; in the next run\)/);
       expect(r.stdout).toMatch(/^not fetched: \d+ pages? on hosts whose TLS certificate is not accepted \(last: https:\/\/sphinx-doc\.org\/\S+: certificate not trusted: self-signed certificate\)/m);
       const twins = rows<{ host: string; n: number; waiting: number; attempts: number }>(
         db,

@@ -267,7 +267,12 @@ describe('links delete', () => {
       });
     });
     await started;
-    const listed = await json(['links', 'external'], file);
+    // pages are committed in groups (every second at most): wait for the first group, not a fixed time
+    let listed = await json(['links', 'external'], file);
+    for (let i = 0; i < 50 && listed.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      listed = await json(['links', 'external'], file);
+    }
     expect(listed.length).toBeGreaterThan(0);
     const del = await beebot(['links', 'delete', 'external', '--host', 'www.example.org', '--yes'], { db: file });
     expect(del.code, del.stderr).toBe(0);

@@ -228,7 +228,7 @@ describe('the streak of failures a run leaves', () => {
       const db = join(tmp.dir, 'streak.db');
       // /x comes before /y: the first run pauses the site on it, and the next run asks /x first again
       const first = await crawlSite(db, 'streak.test', s.port, { 'give-up-after': '1', 'max-backoff': '100', order: 'bfs' });
-      expect(first.stdout).toMatch(/: 2 pages left: 2 wait for streak\.test:\d+ \(1 page in a row failed for now, the last with connection reset; in the next run\)$/m);
+      expect(first.stdout).toMatch(/: 2 pages left: 2 wait for http:\/\/streak\.test:\d+ \(1 page in a row failed for now, the last with connection reset; in the next run\)$/m);
       expect(statuses(db)).toEqual({ '/': 'done', '/x': 'queued', '/y': 'queued' });
       const second = await crawlSite(db, 'streak.test', s.port, {}, false);
       noTrace(second);

@@ -222,9 +222,10 @@ const COUNTED: Record<RewardMode, string> = { urls: 'new external URLs', hosts: 
 export function formatSummary(s: CrawlSummary, html: number): string {
   // The states' words are status's: a site at max-pages-per-site is 'capped', not 'exhausted'.
   // 'exhausted' only of a site with nothing left queued: pages that wait, or a cap, are said so
-  const queued = s.left.reduce((n, x) => n + x.queued, 0);
+  // pages beyond max-level are counted below, but a site with nothing else left is exhausted
+  const queued = s.left.reduce((n, x) => n + x.queued - x.beyondLevel, 0);
   const left = queued > 0
-    ? `no site has a page to fetch in this run: ${s.sites.exhausted} exhausted${s.sites.capped > 0 ? `, ${s.sites.capped} capped` : ''}; the ${counted(queued, 'page')} left queued are accounted for below`
+    ? `no site has a page to fetch in this run: ${s.sites.exhausted} exhausted${s.sites.capped > 0 ? `, ${s.sites.capped} capped` : ''}; the ${counted(queued, 'page')} left are accounted for below`
     : 'every site exhausted';
   const why = {
     budget: 'budget reached', exhausted: left, interrupted: 'interrupted (run beebot crawl again to resume)',

@@ -16,10 +16,10 @@ function dueWhy(s: CrawlSummary, x: SiteLeft): string {
   return 'due, not fetched in this run';
 }
 
-/** `4 wait for k.test (robots.txt HTTP 502; next try 14:32:10)` */
+/** `4 wait for http://k.test (robots.txt HTTP 502; next try 14:32:10)` */
 function hostWait(h: SiteLeft['hosts'][number], now: number): string {
   const next = h.nextRun ? 'in the next run' : `next try ${clockTime(h.earliest, now)}`;
-  return `${n(h.pages)} wait for ${h.host} (${h.cause}; ${next})`;
+  return `${n(h.pages)} wait for ${h.origin} (${h.cause}; ${next})`;
 }
 
 /** One site's pages left: `1,213 pages left: 1,209 left by the budget; 4 wait for k.test (…)`. */
@@ -42,7 +42,7 @@ export function pagesLeftLines(s: CrawlSummary, now: number): string[] {
   if (left.length === 0) return [];
   const sum = (f: (x: SiteLeft) => number) => left.reduce((n, x) => n + f(x), 0);
   const waiting = sum((x) => x.queued - x.due - x.beyondLevel);
-  const hosts = new Set(left.flatMap((x) => x.hosts.map((h) => h.host))).size;
+  const hosts = new Set(left.flatMap((x) => x.hosts.map((h) => h.origin))).size;
   const shown = left.filter((x) => x.hosts.length > 0).sort((a, b) => b.queued - a.queued);
   const lines = shown.slice(0, SHOWN).map((x) => siteLine(s, x, now));
   if (shown.length > SHOWN) lines.push(`  and ${counted(shown.length - SHOWN, 'more site')} with pages waiting for a host (beebot status lists them)`);

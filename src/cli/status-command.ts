@@ -1,12 +1,13 @@
 import { Command } from 'commander';
 import type { RewardMode } from '../schedule/sites/reward.js';
 import type { HostPoliteness } from '../store/politeness.js';
-import { barelyCrawledLines, readStatus, type Status } from '../store/status.js';
+import { barelyCrawledLines, readStatus, type SiteStatus, type Status } from '../store/status.js';
+import { clockTime } from '../net/waiting.js';
 import { readSettings } from '../store/settings.js';
 import type { Db } from '../db/db.js';
 import { isTty, printJson, withReadDb } from './context.js';
 import { screen } from '../markup/terminal-text.js';
-import { htmlOfFetched } from '../markup/counted.js';
+import { counted, htmlOfFetched } from '../markup/counted.js';
 import { formatTable } from './table.js';
 
 export function statusCommand(): Command {
@@ -46,6 +47,7 @@ export function statusCommand(): Command {
           const shown = problems.slice(0, SITEMAP_PROBLEMS_SHOWN).concat(problems.length > SITEMAP_PROBLEMS_SHOWN ? [`and ${problems.length - SITEMAP_PROBLEMS_SHOWN} more (--json)`] : []);
           for (const p of shown) process.stdout.write((tty ? (l: string) => fit(screen(l), width) : (l: string) => l)(`${s.short ?? new URL(s.url).hostname}: sitemap not read: ${p}`) + '\n');
         }
+        for (const l of waitingLines(st.sites)) process.stdout.write((tty ? (x: string) => fit(screen(x), width) : (x: string) => x)(l) + '\n');
         for (const l of barelyCrawledOf(db, st)) process.stdout.write((tty ? (x: string) => fit(screen(x), width) : (x: string) => x)(l) + '\n');
         const budget = st.budget === null ? `none, ${st.budget_used} pages used` : `${st.budget_used} of ${st.budget} pages used`;
         process.stdout.write(`budget: ${budget}; max level ${st.max_level}\n`);
@@ -62,6 +64,27 @@ export function statusCommand(): Command {
 }
 
 const SITEMAP_PROBLEMS_SHOWN = 3;
+
+/** Sites shown a line each at most: a study of thousands of sites keeps a screen. */
+const WAITING_SHOWN = 10;
+
+/**
+ * A line per site whose queued pages wait for a host that failed: the host, what it last said
+ * (its robots.txt, its failures), the soonest retry. The next crawl asks them again.
+ */
+function waitingLines(sites: SiteStatus[]): string[] {
+  const waiting = sites.filter((s) => s.waiting.length > 0);
+  const now = Date.now();
+  const lines = waiting.slice(0, WAITING_SHOWN).flatMap((s) =>
+    s.waiting.slice(0, 2).map((w) => {
+      const h = s.politeness.find((p) => p.host === new URL(w.origin).host);
+      const said = h?.robots && /for now/.test(h.robots) ? h.robots : h && h.failures > 0 ? `${counted(h.failures, 'failure')} in a row` : 'failed for now';
+      return `${s.short ?? new URL(s.url).hostname}: ${counted(w.pages, 'queued page')} wait for ${w.origin} (${said}; next try ${clockTime(w.retry_at, now)} or the next crawl)`;
+    }),
+  );
+  if (waiting.length > WAITING_SHOWN) lines.push(`and ${counted(waiting.length - WAITING_SHOWN, 'more site')} with pages waiting for a host (--json: waiting)`);
+  return lines;
+}
 
 /** A line for each site the scheduler barely crawled while pages were queued. */
 export const barelyCrawledOf = (db: Db, st: Status = readStatus(db)): string[] => barelyCrawledLines(st, readSettings(db).policy);

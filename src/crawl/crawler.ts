@@ -75,7 +75,7 @@ export interface SiteLeft {
   queued: number;
   beyondLevel: number;
   /** the pages that wait for a host, most first: why (the host's last failure in this run), and whether the host is left to the next run */
-  hosts: { host: string; pages: number; earliest: number; cause: string; nextRun: boolean }[];
+  hosts: { origin: string; pages: number; earliest: number; cause: string; nextRun: boolean }[];
   /** the others, up to max-level and due: left by the budget, an interruption, the cap or the site's state */
   due: number;
 }
@@ -180,11 +180,22 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     rescore: (id, prioritize, which) => rescoreQueued(db, id, prioritize, which),
     skip: (page, status, why) => writer.skip(page, status, why),
   };
+  const solo = s.concurrency <= 1 && coordinator.alone;
   const held = {
-    retryAt: (url: string) => holds.retryAt(new URL(url).host, Date.now()),
-    putOff: (page: FrontierPage, at: number) => writer.putOffHost(page.siteId, new URL(page.url).host, at),
+    // Held, or another host of the site than its own backs off after a failure: the site goes on
+    // with its other hosts meanwhile. Its own host it waits for at the gate, as before (its failing
+    // page, due again when the pause ends, must not come before the host's other pages); with one
+    // worker alone, the order must not depend on timing either.
+    retryAt: (page: FrontierPage) => {
+      const u = new URL(page.url);
+      const now = Date.now();
+      const own = u.host === new URL(scheduler.state.sites.get(page.siteId)!.url).host;
+      const backsOff = !solo && !own && gate.state(u.host).failures > 0 ? gate.waitMs(u.host) : 0;
+      return holds.retryAt(u.origin, now) ?? (backsOff > 0 ? now + backsOff : null);
+    },
+    putOff: (page: FrontierPage, at: number) => writer.putOffOrigin(page.siteId, new URL(page.url).origin, at),
   };
-  scheduler.open(queues, (host) => coordinator.hostWait(host), s.concurrency <= 1 && coordinator.alone, held);
+  scheduler.open(queues, (host) => coordinator.hostWait(host), solo, held);
   const { state, choice } = scheduler;
   o.onStart?.({ totalPulls: state.totalPulls, distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: () => choice.siteCounts() });
   // A worker's error (a full disk) stops the others before the reader closes: left running, they
@@ -220,14 +231,14 @@ class CrawlRun {
   private failedForNow = 0;
   private lastFailure: string | null = null;
   private cause: string | null = null;
-  /** the end of the last pull that reached its server (or the run's start): a waiting run counts from it */
+  /** the end of the last pull stored (or the run's start): a waiting run counts from it */
   private lastProgress = Date.now();
   private pullsSeen = 0;
   /** page id → its attempts that failed for now in this run */
   private tries = new Map<number, number>();
-  /** host → pages in a row that failed for now on it in this run (each page once) */
+  /** origin → pages in a row that failed for now on it in this run (each page once) */
   private streaks = new Map<string, number>();
-  /** host → its last failure for now in this run, in a few words */
+  /** origin, and host (the gate backs off per host) → its last failure for now in this run, in a few words */
   private causes = new Map<string, string>();
   private untrusted = 0;
   private lastUntrusted: string | null = null;
@@ -366,22 +377,24 @@ class CrawlRun {
       forNow = isTransient(result);
     }
     const certificate = certificateIn(result.error);
-    if (certificate !== null) return this.untrustedHost(page, site, host, certificate);
+    const origin = new URL(page.url).origin;
+    if (certificate !== null) return this.untrustedHost(page, site, origin, certificate);
     const hostState = coordinator.gate.state(host);
     if (forNow) {
-      if (this.keepForLater(page, site, host, result, robotsUntil)) return false;
+      if (this.keepForLater(page, site, host, origin, result, robotsUntil)) return false;
     } else {
       this.reached++;
-      this.lastProgress = Date.now();
       site.failures = 0;
       result.siteFailures = 0;
-      this.streaks.delete(host);
-      this.holds.release(host);
+      this.streaks.delete(origin);
+      this.holds.release(origin);
     }
     if (page.level === 0 && result.unavailable === null) result.unavailable = startPageProblem(result);
     // A worker stalled past its lease has lost the page to another, which stores it.
     if (!coordinator.holds(page)) return false;
     const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
+    // a page stored, even as failed for good, is the crawl going on: a waiting run counts from it
+    this.lastProgress = Date.now();
     this.hostsLog.state(host, hostState.delayMs, hostState.failures, hostState.pausedUntil);
     this.pagesPerHost.set(host, (this.pagesPerHost.get(host) ?? 0) + 1);
     if (result.unavailable) site.unavailable = result.unavailable;
@@ -443,20 +456,20 @@ class CrawlRun {
    * row failing on a host (each page once) hold it for the run. A start page that waits past this
    * run makes its site Not Available in this run; the next run tries it again.
    */
-  private keepForLater(page: FrontierPage, site: Site, host: string, result: PullResult, robotsUntil: number | null): boolean {
+  private keepForLater(page: FrontierPage, site: Site, host: string, origin: string, result: PullResult, robotsUntil: number | null): boolean {
     const { s, coordinator, writer } = this;
     const why = result.error ?? `HTTP ${result.httpStatus}`;
     this.failedForNow++;
     this.lastFailure = `${page.url}: ${why}`;
     this.cause = failureCause(result.error, result.httpStatus, this.o.proxy);
-    this.causes.set(host, this.cause);
+    this.causes.set(origin, this.cause).set(host, this.cause);
     // Only a page failing for the first time adds to a streak: a page that failed in an earlier
     // run is asked again first, and alone it would hold its host again.
     const failedBefore = (page.attempts ?? 0) > 0;
     const failures = siteFailures(site.failures, true, failedBefore);
-    const before = this.streaks.get(host) ?? 0;
+    const before = this.streaks.get(origin) ?? 0;
     const streak = siteFailures(before, true, failedBefore);
-    this.streaks.set(host, streak);
+    this.streaks.set(origin, streak);
     const hostState = coordinator.gate.state(host);
     const now = Date.now();
     const rule = { attempts: s['retry-attempts'], spanMs: s['retry-span'] };
@@ -475,17 +488,14 @@ class CrawlRun {
     }
     site.failures = failures;
     if (streak > before && streak >= s['give-up-after']) {
-      this.holds.hold(host, { kind: 'paused', until: Infinity, retryAt: now, cause: `${counted(streak, 'page')} in a row failed for now, the last with ${this.cause}` });
+      this.holds.hold(origin, { kind: 'paused', until: Infinity, retryAt: now, cause: `${counted(streak, 'page')} in a row failed for now, the last with ${this.cause}` });
+    } else if (d.kind !== 'retry') {
+      // a page failed for good (retry-span 0): nothing of the host waits for it
     } else if (closed !== null) {
       const cause = `asked not to be asked before ${clockTime(closed, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`;
-      this.holds.hold(host, { kind: 'asked-to-wait', until: Infinity, retryAt: closed, cause });
+      this.holds.hold(origin, { kind: 'asked-to-wait', until: Infinity, retryAt: closed, cause });
     } else if (robotsUntil !== null) {
-      this.holds.hold(host, { kind: 'robots', until: robotsUntil, retryAt: robotsUntil, cause: this.cause.startsWith('robots.txt') ? this.cause : `robots.txt: ${this.cause}` });
-    } else if (streak >= 2) {
-      // Two pages in a row failed on the host: the host fails, not a page of it (one failing page
-      // holds nothing beyond the gate's back-off, or the host's other pages would wait on it).
-      const until = now + Math.max(1, coordinator.gate.waitMs(host));
-      this.holds.hold(host, { kind: 'backing-off', until, retryAt: until, cause: this.cause });
+      this.holds.hold(origin, { kind: 'robots', until: robotsUntil, retryAt: robotsUntil, cause: this.cause.startsWith('robots.txt') ? this.cause : `robots.txt: ${this.cause}` });
     }
     if (d.kind === 'permanent') {
       result.siteFailures = failures;
@@ -493,7 +503,7 @@ class CrawlRun {
     }
     if (!coordinator.holds(page)) return true;
     writer.defer(page, d, failures);
-    if (page.level === 0 && !this.scheduler.waitsInRun(Math.max(d.retryAt, this.holds.retryAt(host, now) ?? 0) - now)) {
+    if (page.level === 0 && !this.scheduler.waitsInRun(Math.max(d.retryAt, this.holds.retryAt(origin, now) ?? 0) - now)) {
       site.unavailable = `start page failed for now (${d.attempts} attempts, last: ${why}); tried again by the next crawl`;
       writer.giveUp(site.id, site.unavailable);
     }
@@ -506,15 +516,15 @@ class CrawlRun {
    * the run, its pages stay queued (no attempt: nothing was asked of the page) and a later run tries
    * again, or one with check-certificate no crawls it. A start page's site is Not Available in this run.
    */
-  private untrustedHost(page: FrontierPage, site: Site, host: string, certificate: string): false {
+  private untrustedHost(page: FrontierPage, site: Site, origin: string, certificate: string): false {
     const now = Date.now();
     this.untrusted++;
     this.lastUntrusted = `${page.url}: ${certificate}`;
-    this.holds.hold(host, { kind: 'certificate', until: Infinity, retryAt: now, cause: certificate });
+    this.holds.hold(origin, { kind: 'certificate', until: Infinity, retryAt: now, cause: certificate });
     if (!this.coordinator.holds(page)) return false;
-    this.writer.putOffHost(site.id, host, this.holds.retryAt(host, now)!);
+    this.writer.putOffOrigin(site.id, origin, this.holds.retryAt(origin, now)!);
     if (page.level === 0) {
-      site.unavailable = `start page not fetched: ${certificate} (${host}); tried again by the next crawl, or crawl with --no-check-certificate`;
+      site.unavailable = `start page not fetched: ${certificate} (${origin}); tried again by the next crawl, or crawl with --no-check-certificate`;
       this.writer.giveUp(site.id, site.unavailable);
     }
     this.choice.forget(site.id);
@@ -534,9 +544,9 @@ class CrawlRun {
       const l = left.get(x.id);
       if (!l) continue;
       const hosts = [...l.waiting]
-        .map(([host, w]) => ({
-          host, pages: w.pages, earliest: w.earliest, nextRun: holds.get(host)?.until === Infinity,
-          cause: holds.get(host)?.cause ?? this.causes.get(host) ?? 'failed for now in an earlier run',
+        .map(([origin, w]) => ({
+          origin, pages: w.pages, earliest: w.earliest, nextRun: holds.get(origin)?.until === Infinity,
+          cause: holds.get(origin)?.cause ?? this.causes.get(origin) ?? this.causes.get(new URL(origin).host) ?? 'failed for now in an earlier run',
         }))
         .sort((a, b) => b.pages - a.pages);
       const waitingPages = hosts.reduce((n, h) => n + h.pages, 0);

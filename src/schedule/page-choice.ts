@@ -33,8 +33,8 @@ export interface SiteQueues {
  * and the site goes on with its other hosts. The offline replay has none.
  */
 export interface HeldHosts {
-  /** when a page at `url` is due again when its host is held now (epoch ms), else null */
-  retryAt(url: string): number | null;
+  /** when the page is due again when its host is held now (epoch ms), else null */
+  retryAt(page: FrontierPage): number | null;
   /** put off the site's queued pages on the page's host until `retryAt` (their attempts unchanged) */
   putOff(page: FrontierPage, retryAt: number): void;
 }
@@ -99,7 +99,7 @@ export class PageChoice {
         const why = this.state.deadEnds.verdict(id, page.url);
         if (why) this.queues.skip(page, 'skipped', why);
         else {
-          const at = this.held?.retryAt(page.url) ?? null;
+          const at = this.held?.retryAt(page) ?? null;
           if (at === null) break;
           this.held!.putOff(page, at);
         }
@@ -208,7 +208,7 @@ export class PageChoice {
       else if (this.pageFor(x.id) === undefined) {
         const wait = this.waitOf(x);
         if (wait !== null) until(wait);
-      } else if (hostFailing(new URL(this.pageFor(x.id)!.url).host)) until(this.delayOf(x.id));
+      } else if (hostFailing(new URL(this.pageFor(x.id)!.url).host) && this.delayOf(x.id) > 0) until(this.delayOf(x.id));
       else return null;
     }
     return sites === 0 ? null : { sites, soonest };

@@ -69,7 +69,7 @@ export function waitingPages(db: Db): { total: number; bySite: Map<number, numbe
   return { total: rows.reduce((n, [, c]) => n + c, 0), bySite: new Map(rows.map(([site, n]) => [site, n])), earliest };
 }
 
-/** What a site has left queued: in all, beyond max-level, and the pages that wait, by host (URL.host) with the soonest retry. */
+/** What a site has left queued: in all, beyond max-level, and the pages that wait, by origin (URL.origin) with the soonest retry. */
 export interface QueuedLeft {
   queued: number;
   beyondLevel: number;
@@ -83,12 +83,12 @@ export function queuedLeft(db: Db, maxLevel: number): Map<number, QueuedLeft> {
   for (const [site, n, beyond] of counts) out.set(site, { queued: Number(n), beyondLevel: Number(beyond), waiting: new Map() });
   const waiting = db.prepare(`SELECT site_id, url, retry_at FROM pages WHERE retry_at IS NOT NULL AND status = 'queued' AND level <= ?`).raw().iterate(maxLevel) as Iterable<[number, string, number | string]>;
   for (const [site, url, at] of waiting) {
-    const host = new URL(url).host;
+    const origin = new URL(url).origin;
     const w = out.get(site)!.waiting;
-    const h = w.get(host) ?? { pages: 0, earliest: Infinity };
+    const h = w.get(origin) ?? { pages: 0, earliest: Infinity };
     h.pages++;
     h.earliest = Math.min(h.earliest, Number(at));
-    w.set(host, h);
+    w.set(origin, h);
   }
   return out;
 }

@@ -136,10 +136,9 @@ export function pullStatements(db: Db) {
     ),
     // A page that failed for now stays queued (net/transient.ts); the site's failures in a row.
     defer: db.prepare(`UPDATE pages SET attempts = ?, first_failed_at = ?, retry_at = ? WHERE id = ? AND status = 'queued'`),
-    // a held host's queued pages of one site, http and https alike ('\\' escapes LIKE's wildcards in the host)
+    // a held origin's queued pages of one site ('\\' escapes LIKE's wildcards in the origin)
     putOff: db.prepare(
-      `UPDATE pages SET retry_at = ? WHERE site_id = ? AND status = 'queued' AND (retry_at IS NULL OR retry_at < ?)
-         AND (url LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')`,
+      `UPDATE pages SET retry_at = ? WHERE site_id = ? AND status = 'queued' AND (retry_at IS NULL OR retry_at < ?) AND url LIKE ? ESCAPE '\\'`,
     ),
     failures: db.prepare(`UPDATE sites SET failures = ? WHERE id = ?`),
   };

@@ -470,12 +470,12 @@ export class PullWriter {
   }
 
   /**
-   * The site's queued pages on `host` (as in URL.host) wait until `retryAt` (epoch ms): the host is
+   * The site's queued pages at `origin` (URL.origin) wait until `retryAt` (epoch ms): the origin is
    * held (net/host-holds.ts). Not attempts: none of them was asked.
    */
-  putOffHost(siteId: number, host: string, retryAt: number): void {
-    const h = host.replace(/[\\%_]/g, (c) => `\\${c}`);
-    this.group.write(() => this.s.putOff.run(retryAt, siteId, retryAt, `http://${h}/%`, `https://${h}/%`));
+  putOffOrigin(siteId: number, origin: string, retryAt: number): void {
+    const o = origin.replace(/[\\%_]/g, (c) => `\\${c}`);
+    this.group.write(() => this.s.putOff.run(retryAt, siteId, retryAt, `${o}/%`));
   }
 
   /** The site's failures in a row (robots.txt unreadable: no page was pulled). */

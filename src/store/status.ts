@@ -6,6 +6,7 @@ import { readSettings } from './settings.js';
 import { distinctExternal, distinctExternalBySite } from './distinct.js';
 import type { RewardMode } from '../schedule/sites/reward.js';
 import { listSites, ruleOf } from './sites.js';
+import { queuedLeft } from './frontier.js';
 
 export type SiteState = 'pending' | 'crawling' | 'exhausted' | 'capped' | 'not-available';
 
@@ -21,6 +22,8 @@ export interface SiteStatus {
   /** of pages_fetched, those that are HTML pages (the others: not HTML, errors, redirects) */
   html_pages: number;
   frontier: number;
+  /** of the frontier, the pages that failed for now or whose host failed, by origin, most first, with the soonest retry (epoch ms) */
+  waiting: { origin: string; pages: number; retry_at: number }[];
   beyond_max_level: number;
   deepest_level: number | null;
   internal: number;
@@ -111,12 +114,13 @@ export function readStatus(db: Db): Status {
   const beyond = countBy("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level > ? GROUP BY site_id", maxLevel);
 
   const hosts = readPoliteness(db);
+  const left = queuedLeft(db, maxLevel);
   const sites = listSites(db).map((s): SiteStatus => {
-    const left = frontier.get(s.id) ?? 0;
+    const queued = frontier.get(s.id) ?? 0;
     const cap = settings['max-pages-per-site'];
     const state: SiteState = s.unavailable
       ? 'not-available'
-      : s.pulls === 0 ? 'pending' : left === 0 ? 'exhausted' : cap !== null && s.pulls >= cap ? 'capped' : 'crawling';
+      : s.pulls === 0 ? 'pending' : queued === 0 ? 'exhausted' : cap !== null && s.pulls >= cap ? 'capped' : 'crawling';
     const rule = ruleOf(s, settings);
     return {
       id: s.id,
@@ -127,7 +131,8 @@ export function readStatus(db: Db): Status {
       reason: s.unavailable,
       pages_fetched: s.pulls,
       html_pages: html.get(s.id) ?? 0,
-      frontier: s.unavailable ? 0 : left,
+      frontier: s.unavailable ? 0 : queued,
+      waiting: [...(left.get(s.id)?.waiting ?? [])].map(([origin, w]) => ({ origin, pages: w.pages, retry_at: w.earliest })).sort((a, b) => b.pages - a.pages),
       beyond_max_level: beyond.get(s.id) ?? 0,
       deepest_level: s.deepest,
       internal: internal.get(s.id) ?? 0,
