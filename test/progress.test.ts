@@ -9,7 +9,7 @@ import { withFixtureWeb } from './helpers/fixture-run.js';
 
 const state: ProgressState = {
   used: 672, budget: 2000, rate: 12.34, distinctUrls: 1234, distinctHosts: 321,
-  sites: { crawling: 12, exhausted: 5, capped: 0, unavailable: 3 },
+  sites: { crawling: 12, exhausted: 5, waiting: 0, capped: 0, unavailable: 3 },
   who: 'spbu', level: 4, what: '+1 ext', url: 'https://www.spbu.ru/news/2024/very/long/path/to/a/page.html?with=query',
 };
 
@@ -21,8 +21,13 @@ describe('progressLines', () => {
   });
 
   it("counts a site at max-pages-per-site as 'capped', status's word, not 'exhausted'", () => {
-    const [, b] = progressLines({ ...state, sites: { crawling: 1, exhausted: 2, capped: 4, unavailable: 0 } }, 200);
+    const [, b] = progressLines({ ...state, sites: { crawling: 1, exhausted: 2, waiting: 0, capped: 4, unavailable: 0 } }, 200);
     expect(b).toMatch(/^sites 1 crawling, 2 exhausted, 4 capped, 0 n\/a \| /);
+  });
+
+  it("counts a site whose pages wait for a failing host as 'waiting', not 'exhausted'", () => {
+    const [, b] = progressLines({ ...state, sites: { crawling: 1, exhausted: 2, waiting: 1, capped: 0, unavailable: 0 } }, 200);
+    expect(b).toMatch(/^sites 1 crawling, 2 exhausted, 1 waiting, 0 n\/a \| /);
   });
 
   it('fits the width, shortening the URL in the middle', () => {

@@ -225,7 +225,7 @@ export function formatSummary(s: CrawlSummary, html: number): string {
   // pages beyond max-level are counted below, but a site with nothing else left is exhausted
   const queued = s.left.reduce((n, x) => n + x.queued - x.beyondLevel, 0);
   const left = queued > 0
-    ? `no site has a page to fetch in this run: ${s.sites.exhausted} exhausted${s.sites.capped > 0 ? `, ${s.sites.capped} capped` : ''}; the ${counted(queued, 'page')} left are accounted for below`
+    ? `no site has a page to fetch in this run: ${s.sites.exhausted} exhausted${s.sites.waiting > 0 ? `, ${s.sites.waiting} waiting` : ''}${s.sites.capped > 0 ? `, ${s.sites.capped} capped` : ''}; the ${counted(queued, 'page')} left are accounted for below`
     : 'every site exhausted';
   const why = {
     budget: 'budget reached', exhausted: left, interrupted: 'interrupted (run beebot crawl again to resume)',

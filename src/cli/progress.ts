@@ -36,7 +36,7 @@ export function progressLines(p: ProgressState, width: number): [string, string]
   const line1 = fit(parts.join('  '), width);
   const s = p.sites;
   // The site's name and the page's error are others' text (a server's Location header): screened.
-  const head = `sites ${s.crawling} crawling, ${s.exhausted} exhausted, ${s.capped ? `${s.capped} capped, ` : ''}${s.unavailable} n/a | ${screen(p.who)} L${p.level} ${screen(p.what)} `;
+  const head = `sites ${s.crawling} crawling, ${s.exhausted} exhausted, ${s.waiting ? `${s.waiting} waiting, ` : ''}${s.capped ? `${s.capped} capped, ` : ''}${s.unavailable} n/a | ${screen(p.who)} L${p.level} ${screen(p.what)} `;
   const room = width - head.length;
   const line2 = room >= 12 ? head + shorten(p.url, room) : fit(head.trimEnd(), width);
   return [line1, line2];

@@ -8,6 +8,8 @@ export interface SiteCounts {
   crawling: number;
   /** no page left up to max-level */
   exhausted: number;
+  /** nothing to fetch now, but pages that wait for a host that failed */
+  waiting: number;
   /** max-pages-per-site reached (status says 'capped' too) */
   capped: number;
   unavailable: number;
@@ -148,13 +150,15 @@ export class PageChoice {
    */
   private waitOf(x: SiteTally): number | null {
     const now = Date.now();
-    let at = this.holds.get(x.id);
-    if (at === undefined) {
-      if (!this.retries.has(x.id)) this.retries.set(x.id, this.queues.soonestRetry(x.id, this.s['max-level']));
-      at = this.retries.get(x.id) ?? undefined;
-    }
+    const at = this.holds.get(x.id) ?? this.soonest(x) ?? undefined;
     if (at === undefined || !waitsInRun(at - now, this.s['max-backoff'])) return null;
     return Math.max(1, at - now);
+  }
+
+  /** When the site's soonest page that failed for now (or was put off) is due (epoch ms), or null: none waits. */
+  private soonest(x: SiteTally): number | null {
+    if (!this.retries.has(x.id)) this.retries.set(x.id, this.queues.soonestRetry(x.id, this.s['max-level']));
+    return this.retries.get(x.id) ?? null;
   }
 
   /** The sites as the policy sees them. */
@@ -216,11 +220,11 @@ export class PageChoice {
 
   /** The sites by state now. */
   siteCounts(): SiteCounts {
-    const c = { crawling: 0, exhausted: 0, capped: 0, unavailable: 0 };
+    const c = { crawling: 0, exhausted: 0, waiting: 0, capped: 0, unavailable: 0 };
     for (const x of this.state.sites.values()) {
       if (x.unavailable !== null) c.unavailable++;
       else if (this.state.inFlight.has(x.id)) c.crawling++;
-      else if (this.pageFor(x.id) === undefined) c.exhausted++;
+      else if (this.pageFor(x.id) === undefined) c[this.soonest(x) === null ? 'exhausted' : 'waiting']++;
       else if (this.state.capped(x)) c.capped++;
       else c.crawling++;
     }
