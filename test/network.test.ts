@@ -1,13 +1,23 @@
 // Integration: the network of a crawl's sites, through the real CLI: the site-to-site interlinks and
-// the co-links as CSV exports, checked against counts made from the hand-made web's own link list.
+// the co-links as CSV exports, checked against counts made from the hand-made web's own link list;
+// the layout the GEXF and GraphML exports carry, and that it is the same on every run.
 import { parse } from 'csv-parse/sync';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import Graph from 'graphology';
+import gexfLib from 'graphology-gexf';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { colinks } from '../src/site-graph/colinks.js';
 import { interlinkMatrix, interlinks } from '../src/site-graph/interlinks.js';
+import { layOut } from '../src/site-graph/layout.js';
+import { rgb } from '../src/site-graph/look.js';
+import { nodeSize, OUTSIDE_COLOR } from '../src/site-graph/network.js';
 import { beebot, tempDir } from './helpers/cli.js';
-import { crawlLinkedWeb, expectedColinks, expectedInterlinks } from './helpers/linked-web.js';
+import { crawlLinkedWeb, expectedColinks, expectedInterlinks, LINKED_SITES } from './helpers/linked-web.js';
+
+// graphology's CommonJS default export and its type declarations disagree under NodeNext.
+const GraphClass = Graph as unknown as Parameters<typeof gexfLib.parse>[0];
 
 let tmp: ReturnType<typeof tempDir>;
 let web: { close: () => Promise<void> };
@@ -82,5 +92,76 @@ describe('interlinks and co-links (pure)', () => {
       { site_a: 's2', site_b: 's3', shared: 1 },
     ]);
     expect(colinks([e('s1', 'x')], ['s1'])).toEqual([]);
+  });
+});
+
+describe('the laid-out site graph in GEXF and GraphML', () => {
+  const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['node', 'edge', 'attvalue', 'data', 'key'].includes(name) });
+  const gexfNodes = async (name: string) => {
+    const file = join(tmp.dir, name);
+    const r = await beebot(['export', file], { db });
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(XMLValidator.validate(text)).toBe(true);
+    type N = { id: string; label: string; attvalues: { attvalue: { for: string; value: string }[] } } & Record<string, Record<string, string>>;
+    return { text, nodes: (xml.parse(text).gexf.graph.nodes.node as N[]) };
+  };
+  const attr = (n: { attvalues: { attvalue: { for: string; value: string }[] } }, k: string) => n.attvalues.attvalue.find((a) => a.for === k)!.value;
+
+  it('GEXF nodes carry viz position, size by linking sites and colour by group; outside hosts grey', async () => {
+    const { nodes } = await gexfNodes('viz.gexf');
+    expect(nodes.length).toBe(LINKED_SITES.length + 5);
+    const color = (n: (typeof nodes)[number]) => `${n['viz:color']!.r},${n['viz:color']!.g},${n['viz:color']!.b}`;
+    for (const n of nodes) {
+      const [x, y] = [Number(n['viz:position']!.x), Number(n['viz:position']!.y)];
+      expect(Number.isFinite(x) && Number.isFinite(y), n.id).toBe(true);
+      expect(Number(n['viz:size']!.value), n.id).toBe(nodeSize(attr(n, 'kind') === 'site', Number(attr(n, 'sites_linking'))));
+    }
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    expect(color(byId.get('a.test')!)).toBe(color(byId.get('b.test')!)); // both universities
+    expect(color(byId.get('c.test')!)).toBe(color(byId.get('d.test')!));
+    expect(color(byId.get('a.test')!)).not.toBe(color(byId.get('c.test')!));
+    expect(color(byId.get('out1.example')!)).toBe(rgb(OUTSIDE_COLOR).join(','));
+    // out1 is linked by three sites, out4 by one: the more linked node is drawn larger.
+    expect(Number(byId.get('out1.example')!['viz:size']!.value)).toBeGreaterThan(Number(byId.get('out4.example')!['viz:size']!.value));
+    // graphology-gexf (as Gephi) reads the viz attributes back as the node's x, y, size and colour.
+    const g = gexfLib.parse(GraphClass, readFileSync(join(tmp.dir, 'viz.gexf'), 'utf8'));
+    expect(g.getNodeAttribute('a.test', 'x')).toBe(Number(byId.get('a.test')!['viz:position']!.x));
+  });
+
+  it('the same database gives the same layout twice, and GraphML carries the same positions', async () => {
+    const first = (await gexfNodes('once.gexf')).nodes;
+    const second = (await gexfNodes('twice.gexf')).nodes;
+    const place = (ns: typeof first) => ns.map((n) => [n.id, n['viz:position']!.x, n['viz:position']!.y]);
+    expect(place(second)).toEqual(place(first));
+    expect(new Set(place(first).map(([, x, y]) => `${x} ${y}`)).size).toBe(first.length); // no two nodes on one spot
+
+    const file = join(tmp.dir, 'viz.graphml');
+    expect((await beebot(['export', file], { db })).code).toBe(0);
+    const doc = xml.parse(readFileSync(file, 'utf8'));
+    const keys = doc.graphml.key.map((k: { id: string }) => k.id);
+    expect(keys).toEqual(expect.arrayContaining(['x', 'y', 'size', 'r', 'g', 'b']));
+    const graphmlPlace = doc.graphml.graph.node.map((n: { id: string; data: { key: string; '#text': unknown }[] }) => {
+      const d = Object.fromEntries(n.data.map((x) => [x.key, String(x['#text'])]));
+      return [n.id, d.x, d.y];
+    });
+    expect(graphmlPlace).toEqual(place(first));
+  });
+});
+
+describe('layout (pure)', () => {
+  it('is deterministic, spreads the nodes, and places a lone node', () => {
+    const nodes = ['s1', 's2', ...Array.from({ length: 30 }, (_, i) => `h${i}.example`)];
+    const edges = nodes.slice(2).map((h, i) => ({ source: i % 2 ? 's1' : 's2', target: h, weight: 1 + i }));
+    const a = layOut(nodes, edges);
+    expect(layOut(nodes, edges)).toEqual(a);
+    expect(new Set([...a.values()].map((p) => `${p.x} ${p.y}`)).size).toBe(nodes.length);
+    const lone = layOut(['only.test'], []);
+    expect(Number.isFinite(lone.get('only.test')!.x)).toBe(true);
+  });
+
+  it('turns the colours it writes into GEXF red, green, blue', () => {
+    expect(rgb('#4e79a7')).toEqual([0x4e, 0x79, 0xa7]);
+    expect(rgb('hsl(0 100% 50%)')).toEqual([255, 0, 0]);
   });
 });

@@ -8,6 +8,7 @@ import { graphml } from '../site-graph/graphml.js';
 import { edgeColumns, edgeRow, nodeColumns, nodeRow, siteGraph, type NodeLevel } from '../site-graph/site-graph.js';
 import { interlinkColumns, interlinkRow, interlinks } from '../site-graph/interlinks.js';
 import { colinkColumns, colinkRow, colinks } from '../site-graph/colinks.js';
+import { readNetwork } from '../site-graph/site-network.js';
 import type { Db } from '../db/db.js';
 import { exportColumns, exportRows } from '../store/export.js';
 import { linkKinds, type FilterFlags, type LinkKind } from '../store/link-filter.js';
@@ -83,9 +84,11 @@ function graphBody(db: Db, format: Format, kind: 'graph' | GraphTable, level: No
   const g = siteGraph(db, level);
   const description = `beebot site graph: ${g.siteCount} target sites and the ${level === 'host' ? 'hosts' : 'registrable domains'} they link to; edge weight = external links`;
   if (format === 'gexf' || format === 'graphml') {
+    // Laid out first, as the report lays it out: Gephi opens the report's picture.
+    const look = new Map(readNetwork(db, level).network.nodes.map((x) => [x.id, x]));
     const n = { nodes: 0, edges: 0 };
     const tallied = { ...g, nodes: () => tally(g.nodes(), () => n.nodes++), edges: () => tally(g.edges(), () => n.edges++) };
-    const text = format === 'gexf' ? gexf(tallied, { creator: `beebot ${VERSION}`, description, date: new Date() }) : graphml(tallied, { description });
+    const text = format === 'gexf' ? gexf(tallied, { creator: `beebot ${VERSION}`, description, date: new Date() }, look) : graphml(tallied, { description }, look);
     return { source: Readable.from(batched(text)), written: () => `the site graph (${counted(n.nodes, 'node')}, ${counted(n.edges, 'edge')})` };
   }
   switch (kind) {
