@@ -1,5 +1,5 @@
 // `npm run demo [-- crawl options]`: start the bundled fixture web on loopback, add its sites,
-// crawl with a budget, print status, export the external links to CSV, and name the commands
+// crawl with a budget, print status, export the external links to CSV, write the HTML report, and name the commands
 // to look at the result next. Everything goes to ./demo/ (BEEBOT_DEMO_DIR: elsewhere). Options
 // after `--` go to the crawl (`npm run demo -- --delay 50` to watch it).
 // `node dist/scripts/demo.js --serve [database]`: start the fixture web again, where the demo
@@ -98,6 +98,13 @@ async function demo(): Promise<void> {
         ` ${totals.external_urls} distinct external URLs on ${totals.external_hosts} outside hosts. The first five rows:`,
     );
     console.log(rows.slice(0, 6).join('\n'));
+
+    const report = join(dir, 'report.html');
+    await beebot('report', report, '--quiet');
+    console.log(
+      `\nThe report is ${here(report)}: open it in a browser (one file, works offline). It has the sites, harvest curves,` +
+        ' the top outside hosts, and the network: who links to whom, with the interlinks and co-links beside it.',
+    );
 
     const cli = cliFor(db);
     const site = fixtureSeeds.find((s) => s.short === 'HIT') ?? fixtureSeeds[0]!;

@@ -1,7 +1,7 @@
 // `npm run demo`: it ends by naming the commands to look at next, and they work as printed; its
 // counts use the words and figures of the crawl summary and status.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,11 @@ describe('npm run demo', () => {
   it('ends naming report, map and hosts with commands that run as printed', async () => {
     expect(demo.code, demo.out).toBe(0);
     const next = demo.out.slice(demo.out.indexOf('What to look at next'), demo.out.indexOf('To go on with the tour'));
+    // The demo writes the report itself, network section included, and says where it is.
+    expect(demo.out).toMatch(/^The report is demo\/report\.html: open it in a browser/m);
+    const page = readFileSync(join(tmp.dir, 'demo', 'report.html'), 'utf8');
+    expect(page).toContain('<h2>Network</h2>');
+    expect(JSON.parse(/<script type="application\/json" id="network-data">(.*?)<\/script>/s.exec(page)![1]!).nodes.length).toBeGreaterThan(5);
     const commands = next.split('\n').filter((l) => l.startsWith('  node '));
     expect(commands.map((c) => / (report|map|hosts)\b/.exec(c)?.[1])).toEqual(['report', 'map', 'hosts']);
     for (const c of commands) {

@@ -6,6 +6,9 @@ import { UsageError } from '../errors.js';
 import { gexf } from '../site-graph/gexf.js';
 import { graphml } from '../site-graph/graphml.js';
 import { edgeColumns, edgeRow, nodeColumns, nodeRow, siteGraph, type NodeLevel } from '../site-graph/site-graph.js';
+import { interlinkColumns, interlinkRow, interlinks } from '../site-graph/interlinks.js';
+import { colinkColumns, colinkRow, colinks } from '../site-graph/colinks.js';
+import { readNetwork } from '../site-graph/site-network.js';
 import type { Db } from '../db/db.js';
 import { exportColumns, exportRows } from '../store/export.js';
 import { linkKinds, type FilterFlags, type LinkKind } from '../store/link-filter.js';
@@ -18,7 +21,9 @@ import { quietOption, streamWhole, toldWritten } from './write-file.js';
 import { addFilterOptions, readFilter } from './filter-options.js';
 
 type Format = 'csv' | 'jsonl' | 'gexf' | 'graphml';
-type TableKind = LinkKind | 'edges' | 'nodes';
+type GraphTable = 'edges' | 'nodes' | 'interlinks' | 'colinks';
+type TableKind = LinkKind | GraphTable;
+const graphTables: GraphTable[] = ['edges', 'nodes', 'interlinks', 'colinks'];
 
 interface ExportFlags extends FilterFlags {
   kind?: TableKind;
@@ -34,13 +39,14 @@ const FORMATS: [RegExp, Format][] = [[/\.csv$/i, 'csv'], [/\.jsonl$/i, 'jsonl'],
 export function exportCommand(): Command {
   const c = new Command('export')
     .description(
-      'write to <file>, format by extension: .csv (RFC 4180, header row) or .jsonl for links (--kind), the edge or node list; ' +
+      'write to <file>, format by extension: .csv (RFC 4180, header row) or .jsonl for links (--kind), the edge or node list, ' +
+        'the site-to-site interlinks or the co-links (pairs of sites and the outside hosts both link to); ' +
         ".gexf or .graphml for the site graph; '-' writes CSV to stdout",
     )
     .argument('<file>')
-    .addOption(new Option('--kind <kind>', 'table to export (default external)').choices([...linkKinds, 'edges', 'nodes']));
+    .addOption(new Option('--kind <kind>', 'table to export (default external)').choices([...linkKinds, ...graphTables]));
   return addFilterOptions(c)
-    .addOption(new Option('--node <level>', 'site graph (.gexf, .graphml, edges, nodes): outside nodes are hosts or registrable domains').choices(['host', 'domain']))
+    .addOption(new Option('--node <level>', 'site graph (.gexf, .graphml, edges, nodes, colinks): outside nodes are hosts or registrable domains').choices(['host', 'domain']))
     .option('--bom', 'CSV: start with a UTF-8 byte order mark (for spreadsheet programs)')
     .option('--raw', "CSV: keep cells starting with = + - @ as they are (default: prefixed with ', against formula injection)")
     .addOption(quietOption())
@@ -53,13 +59,13 @@ export function exportCommand(): Command {
       const linkKind = (linkKinds as string[]).includes(kind);
       const filtered = ['site', 'host', 'grep', 'level', 'since'].filter((k) => flags[k as keyof ExportFlags] !== undefined);
       if (!linkKind && filtered.length) throw new UsageError(`--${filtered[0]} filters links; the site graph is always whole`);
-      if (linkKind && flags.node) throw new UsageError('--node applies to the site graph (.gexf, .graphml, --kind edges or nodes)');
+      if (linkKind && flags.node) throw new UsageError('--node applies to the site graph (.gexf, .graphml, --kind edges, nodes, interlinks or colinks)');
       if (format !== 'csv' && (flags.bom || flags.raw)) throw new UsageError(`--${flags.bom ? 'bom' : 'raw'} applies to CSV only`);
 
       await withReadDb(cmd, async (db) => {
         const body = linkKind
           ? table(format, exportColumns(kind as LinkKind), exportRows(db, kind as LinkKind, readFilter(db, flags, kind as LinkKind)), flags)
-          : graphBody(db, format, kind as 'graph' | 'edges' | 'nodes', flags.node ?? 'host', flags);
+          : graphBody(db, format, kind as 'graph' | GraphTable, flags.node ?? 'host', flags);
         await write(file, body);
         toldWritten(file, body.written(), flags.quiet);
       });
@@ -74,18 +80,27 @@ interface Body {
   written: () => string;
 }
 
-function graphBody(db: Db, format: Format, kind: 'graph' | 'edges' | 'nodes', level: NodeLevel, flags: ExportFlags): Body {
+function graphBody(db: Db, format: Format, kind: 'graph' | GraphTable, level: NodeLevel, flags: ExportFlags): Body {
   const g = siteGraph(db, level);
   const description = `beebot site graph: ${g.siteCount} target sites and the ${level === 'host' ? 'hosts' : 'registrable domains'} they link to; edge weight = external links`;
   if (format === 'gexf' || format === 'graphml') {
+    // Laid out first, as the report lays it out: Gephi opens the report's picture.
+    const look = new Map(readNetwork(db, level).network.nodes.map((x) => [x.id, x]));
     const n = { nodes: 0, edges: 0 };
     const tallied = { ...g, nodes: () => tally(g.nodes(), () => n.nodes++), edges: () => tally(g.edges(), () => n.edges++) };
-    const text = format === 'gexf' ? gexf(tallied, { creator: `beebot ${VERSION}`, description, date: new Date() }) : graphml(tallied, { description });
+    const text = format === 'gexf' ? gexf(tallied, { creator: `beebot ${VERSION}`, description, date: new Date() }, look) : graphml(tallied, { description }, look);
     return { source: Readable.from(batched(text)), written: () => `the site graph (${counted(n.nodes, 'node')}, ${counted(n.edges, 'edge')})` };
   }
-  return kind === 'edges'
-    ? table(format, [...edgeColumns], map(g.edges(), edgeRow), flags)
-    : table(format, [...nodeColumns], map(g.nodes(), nodeRow), flags);
+  switch (kind) {
+    case 'edges':
+      return table(format, [...edgeColumns], map(g.edges(), edgeRow), flags);
+    case 'interlinks':
+      return table(format, [...interlinkColumns], map(interlinks(g.edges(), g.siteIds), interlinkRow), flags);
+    case 'colinks':
+      return table(format, [...colinkColumns], map(colinks(g.edges(), g.siteIds), colinkRow), flags);
+    default:
+      return table(format, [...nodeColumns], map(g.nodes(), nodeRow), flags);
+  }
 }
 
 /** Rows as RFC 4180 CSV (CRLF, header row, quoted when needed) or JSON Lines, streamed. */

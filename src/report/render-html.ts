@@ -1,4 +1,6 @@
 import { CHARTS_SCRIPT } from './charts-script.js';
+import { NETWORK_SCRIPT } from './network-script.js';
+import { NETWORK_CSS, networkSection, scriptJson, type ReportNetwork } from './network-section.js';
 import type { ReportData } from './report-data.js';
 import { esc } from '../markup/html-text.js';
 import { counted, otherFetched } from '../markup/counted.js';
@@ -15,8 +17,6 @@ export function siteColor(i: number): string {
   return i < PALETTE.length ? PALETTE[i]! : `hsl(${(i * 137.508) % 360} 55% 50%)`;
 }
 
-/** JSON inside <script>: `<` escaped so no value (a site name, a host) can close the element. */
-const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 const num = (n: number | null): string => (n === null ? '' : n.toLocaleString('en-US'));
 
@@ -49,8 +49,14 @@ const CSS = `
   @media print { h2 { break-after: avoid; } svg, table { break-inside: avoid; } .wide { overflow: visible; } }
 `;
 
+/** The network section's content: the laid-out network and the renderer's browser build to inline. */
+export interface NetworkPart {
+  network: ReportNetwork;
+  renderer: string;
+}
+
 /** The report as one self-contained HTML page: inline CSS, data and script; nothing is fetched. */
-export function renderReport(d: ReportData): string {
+export function renderReport(d: ReportData, net: NetworkPart | null = null): string {
   const sites = d.sites.map((s, i) => ({ ...s, color: siteColor(i) }));
   const chartData = {
     harvest: d.harvest,
@@ -87,7 +93,7 @@ export function renderReport(d: ReportData): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="beebot ${esc(d.version)}">
 <title>${esc(d.title)}</title>
-<style>${CSS}</style>
+<style>${CSS}${net ? NETWORK_CSS : ''}</style>
 </head>
 <body>
 <h1>${esc(d.title)}</h1>
@@ -142,6 +148,8 @@ ${hostRows}
 </tbody>
 </table></div>
 
+${net ? networkSection(net.network) : ''}
+
 <h2>Crawl settings</h2>
 <table id="settings">
 ${settingRows}
@@ -152,6 +160,7 @@ ${settingRows}
 <noscript><p class="note">The charts are drawn by the page's script; the tables above do not need it.</p></noscript>
 <script type="application/json" id="report-data">${scriptJson(chartData)}</script>
 <script>${CHARTS_SCRIPT}</script>
+${net ? `<script>${net.renderer.replace(/<\/script/gi, '<\\/script')}</script>\n<script>${NETWORK_SCRIPT}</script>` : ''}
 </body>
 </html>
 `;

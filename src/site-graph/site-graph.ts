@@ -32,11 +32,15 @@ export interface GraphEdge {
   weight: number;
   /** distinct pages of the source site carrying those links */
   pages: number;
+  /** distinct external URLs from the source site to the target node */
+  urls: number;
 }
 
 export interface SiteGraph {
   level: NodeLevel;
   siteCount: number;
+  /** the target sites' node ids, in the sites' order */
+  siteIds: string[];
   /** Read once, in order: nodes() then edges() (one database cursor at a time). */
   nodes(): Iterable<GraphNode>;
   edges(): Iterable<GraphEdge>;
@@ -67,6 +71,7 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
   return {
     level,
     siteCount: sites.length,
+    siteIds: [...siteNode.keys()],
     *nodes() {
       const out = rows.linksOutBySite();
       const into = new Map<string, { links: number; sites: number }>();
@@ -90,7 +95,7 @@ export function siteGraph(db: Db, level: NodeLevel): SiteGraph {
     *edges() {
       const source = new Map(all.map((x) => [x.id, siteLabel(x.rule)]));
       let id = 0;
-      for (const [siteId, target, weight, pages] of rows.linksPerSiteAndNode()) yield { id: id++, source: source.get(siteId)!, target, weight, pages };
+      for (const [siteId, target, weight, pages, urls] of rows.linksPerSiteAndNode()) yield { id: id++, source: source.get(siteId)!, target, weight, pages, urls };
     },
   };
 }

@@ -11,8 +11,8 @@ export interface SiteGraphRows {
   linksOutBySite(): Map<number, number>;
   /** [node, links, sites linking], ordered by node */
   linksPerNode(): Iterable<[string, number, number]>;
-  /** [site id, node, links, distinct pages], ordered by site, links (most first), node */
-  linksPerSiteAndNode(): Iterable<[number, string, number, number]>;
+  /** [site id, node, links, distinct pages, distinct URLs], ordered by site, links (most first), node */
+  linksPerSiteAndNode(): Iterable<[number, string, number, number, number]>;
 }
 
 /** Counted by SQLite with `nodeOf` as an SQL function; on PostgreSQL, grouped in JavaScript. */
@@ -37,11 +37,11 @@ function countedBySqlite(db: Db, nodeOf: NodeOf): SiteGraphRows {
     linksPerSiteAndNode: () =>
       db
         .prepare(
-          `SELECT site_id, beebot_node(url) AS n, count(*) AS w, count(DISTINCT page_id) FROM external_links WHERE gone_at IS NULL
+          `SELECT site_id, beebot_node(url) AS n, count(*) AS w, count(DISTINCT page_id), count(DISTINCT url) FROM external_links WHERE gone_at IS NULL
            GROUP BY site_id, n HAVING n IS NOT NULL ORDER BY site_id, w DESC, n`,
         )
         .raw()
-        .iterate() as Iterable<[number, string, number, number]>,
+        .iterate() as Iterable<[number, string, number, number, number]>,
   };
 }
 
@@ -51,23 +51,23 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 function countedInJs(db: Db, nodeOf: NodeOf): SiteGraphRows {
   return {
     linksOutBySite: () => linksOutBySite(db),
-    linksPerNode: () => groupInJs(db, nodeOf, () => 0, (site) => site) as [string, number, number][],
+    linksPerNode: () => groupInJs(db, nodeOf, () => 0, (site) => site).map(([key, n, sites]): [string, number, number] => [key as string, n, sites]),
     linksPerSiteAndNode: () =>
       groupInJs(db, nodeOf, (site) => site, (_, page) => page)
-        .map(([key, w, pages]): [number, string, number, number] => [(key as [number, string])[0], (key as [number, string])[1], w, pages])
+        .map(([key, w, pages, urls]): [number, string, number, number, number] => [(key as [number, string])[0], (key as [number, string])[1], w, pages, urls])
         .sort((a, b) => a[0] - b[0] || b[2] - a[2] || cmp(a[1], b[1])),
   };
 }
 
 /**
  * The live external links stream in and are grouped here by node (and by `by`, 0 for none),
- * counting rows and distinct values of `distinct`. Nodes are ASCII host names, so JavaScript's
- * order is SQLite's. Yields [node] or [[by, node]] keys, sorted by node.
+ * counting rows, distinct values of `distinct` and distinct URLs. Nodes are ASCII host names, so
+ * JavaScript's order is SQLite's. Yields [node] or [[by, node]] keys, sorted by node.
  */
 function groupInJs(
   db: Db, nodeOf: NodeOf, by: (site: number) => number, distinct: (site: number, page: number) => number,
-): [unknown, number, number][] {
-  const groups = new Map<string, { key: unknown; n: number; seen: Set<number> }>();
+): [unknown, number, number, number][] {
+  const groups = new Map<string, { key: unknown; n: number; seen: Set<number>; urls: Set<string> }>();
   const rows = db.prepare('SELECT site_id, page_id, url FROM external_links WHERE gone_at IS NULL').raw().iterate() as Iterable<[number, number, string]>;
   for (const [site, page, url] of rows) {
     const node = nodeOf(url);
@@ -75,9 +75,12 @@ function groupInJs(
     const b = by(site);
     const k = `${b} ${node}`;
     let g = groups.get(k);
-    if (!g) groups.set(k, (g = { key: b === 0 ? node : [b, node], n: 0, seen: new Set() }));
+    if (!g) groups.set(k, (g = { key: b === 0 ? node : [b, node], n: 0, seen: new Set(), urls: new Set() }));
     g.n++;
     g.seen.add(distinct(site, page));
+    g.urls.add(url);
   }
-  return [...groups.values()].map((g): [unknown, number, number] => [g.key, g.n, g.seen.size]).sort((a, b) => cmp(String(a[0]), String(b[0])));
+  return [...groups.values()]
+    .map((g): [unknown, number, number, number] => [g.key, g.n, g.seen.size, g.urls.size])
+    .sort((a, b) => cmp(String(a[0]), String(b[0])));
 }

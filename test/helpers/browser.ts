@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import chromium from '@sparticuz/chromium';
-import puppeteer from 'puppeteer-core';
+import puppeteer, { type Page } from 'puppeteer-core';
 
 function systemChromium(): string | null {
   try {
@@ -62,10 +62,14 @@ export interface Rendered {
   width: { page: number; window: number };
   /** what `probe` (an expression run in the page after it loaded) gave, if one was asked */
   probed?: unknown;
+  /** what `drive` (mouse, keyboard, screenshots through puppeteer) gave, if given */
+  driven?: unknown;
+  /** console errors and uncaught exceptions of the page */
+  errors: string[];
 }
 
 /** Open a local HTML file in headless Chromium, let its script run, return the DOM. */
-export async function renderFile(file: string, probe?: string): Promise<Rendered> {
+export async function renderFile(file: string, probe?: string, drive?: (page: Page) => Promise<unknown>): Promise<Rendered> {
   const system = systemChromium();
   const executablePath = system ?? (await npmChromium());
   // puppeteer launches each browser with a fresh temporary --user-data-dir and removes it on close;
@@ -79,6 +83,9 @@ export async function renderFile(file: string, probe?: string): Promise<Rendered
     const page = await browser.newPage();
     const url = pathToFileURL(file).href;
     const requests: string[] = [];
+    const errors: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    page.on('pageerror', (e) => void errors.push(String(e)));
     await page.setRequestInterception(true);
     page.on('request', (r) => {
       if (r.url() === url) return void r.continue();
@@ -89,7 +96,8 @@ export async function renderFile(file: string, probe?: string): Promise<Rendered
     // A string: the tests compile without the DOM's types.
     const width = (await page.evaluate('({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })')) as Rendered['width'];
     const probed = probe === undefined ? undefined : await page.evaluate(probe);
-    return { html: await page.content(), requests, browser: `${executablePath} ${await browser.version()}`, width, probed };
+    const driven = drive === undefined ? undefined : await drive(page);
+    return { html: await page.content(), requests, browser: `${executablePath} ${await browser.version()}`, width, probed, driven, errors };
   } finally {
     await browser.close();
   }
