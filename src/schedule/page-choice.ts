@@ -64,8 +64,6 @@ export class PageChoice {
   private next = new Map<number, FrontierPage | undefined>();
   /** site id → when its soonest page that failed for now is due (epoch ms; null: none), asked when it has no page due */
   private retries = new Map<number, number | null>();
-  /** site id → not picked before this time (epoch ms); Infinity: not in this run */
-  private holds = new Map<number, number>();
 
   /**
    * hostWait: ms until a request to a host may start. waitForChoice: one puller in the whole
@@ -130,28 +128,14 @@ export class PageChoice {
     this.retries.clear();
   }
 
-  /** Pick nothing of the site before `until` (epoch ms; Infinity: not again in this run). */
-  hold(id: number, until: number): void {
-    this.holds.set(id, until);
-  }
-
-  /** Held now (a hold that ran out is dropped). */
-  private isHeld(id: number): boolean {
-    const until = this.holds.get(id);
-    if (until === undefined) return false;
-    if (until > Date.now()) return true;
-    this.holds.delete(id);
-    return false;
-  }
-
   /**
-   * ms until the site can go on when it waits: held, or only pages that failed for now left. Null
-   * when it does not wait, or not in this run (waitsInRun): a later run asks.
+   * ms until the site can go on when only pages that failed for now (or were put off) are left.
+   * Null when it does not wait, or not in this run (waitsInRun): a later run asks.
    */
   private waitOf(x: SiteTally): number | null {
     const now = Date.now();
-    const at = this.holds.get(x.id) ?? this.soonest(x) ?? undefined;
-    if (at === undefined || !waitsInRun(at - now, this.s['max-backoff'])) return null;
+    const at = this.soonest(x);
+    if (at === null || !waitsInRun(at - now, this.s['max-backoff'])) return null;
     return Math.max(1, at - now);
   }
 
@@ -184,20 +168,19 @@ export class PageChoice {
     let soonest: number | null = null;
     for (const x of this.state.sites.values()) {
       if (x.unavailable !== null || this.state.inFlight.has(x.id) || this.state.capped(x)) continue;
-      const wait = this.isHeld(x.id) || this.pageFor(x.id) === undefined ? this.waitOf(x) : Math.max(1, this.delayOf(x.id));
+      const wait = this.pageFor(x.id) === undefined ? this.waitOf(x) : Math.max(1, this.delayOf(x.id));
       if (wait !== null) soonest = Math.min(soonest ?? Infinity, wait);
     }
     return soonest;
   }
 
   /**
-   * When no site can go on in this run but after a failure passes (held for an unreadable
-   * robots.txt, only pages that failed for now left, or a next page whose host backs off): how
+   * When no site can go on in this run but after a failure passes (only pages that failed for now
+   * or were put off left, or a next page whose host backs off): how
    * many such sites and ms to the soonest try. Null when a site can go on otherwise, or none
    * waits. Sites in flight are left out: their pull says what they are.
    */
   failing(hostFailing: (host: string) => boolean): { sites: number; soonest: number | null } | null {
-    const now = Date.now();
     let sites = 0;
     let soonest: number | null = null;
     const until = (ms: number | null) => {
@@ -206,10 +189,7 @@ export class PageChoice {
     };
     for (const x of this.state.sites.values()) {
       if (x.unavailable !== null || this.state.inFlight.has(x.id) || this.state.capped(x)) continue;
-      const held = this.holds.get(x.id);
-      if (held === Infinity) continue; // paused for the run: nothing of it is waited for
-      if (this.isHeld(x.id)) until(held! - now);
-      else if (this.pageFor(x.id) === undefined) {
+      if (this.pageFor(x.id) === undefined) {
         const wait = this.waitOf(x);
         if (wait !== null) until(wait);
       } else if (hostFailing(new URL(this.pageFor(x.id)!.url).host) && this.delayOf(x.id) > 0) until(this.delayOf(x.id));
@@ -233,7 +213,7 @@ export class PageChoice {
 
   /** Available, not in flight, not capped, with a page left. */
   private pending(x: SiteTally): boolean {
-    return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) && !this.isHeld(x.id) && this.pageFor(x.id) !== undefined;
+    return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) && this.pageFor(x.id) !== undefined;
   }
 
   /** The site's next page's priority in the order's common unit. */
