@@ -24,7 +24,7 @@ import { HostBusy } from '../net/shared-host-gate.js';
 import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures } from '../net/transient.js';
 import { counted } from '../markup/counted.js';
 import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
-import { HostHolds, type HostHold } from '../net/host-holds.js';
+import { HostHolds } from '../net/host-holds.js';
 import { certificateIn } from '../net/certificate.js';
 
 export type { SiteCounts } from '../schedule/page-choice.js';
@@ -127,8 +127,6 @@ export interface CrawlSummary {
   /** every site with pages left queued, by why they were not fetched */
   left: SiteLeft[];
   maxLevel: number;
-  /** the hosts held at the end of the run, and why (net/host-holds.ts) */
-  holds: Map<string, HostHold>;
   /** pages not fetched because their host's certificate is not accepted, and the last of them (`url: problem`) */
   untrusted: number;
   lastUntrusted: string | null;
@@ -561,7 +559,7 @@ class CrawlRun {
       seconds: (Date.now() - started) / 1000, sites: this.siteCounts(), ...politenessBound(this.pagesPerHost, this.coordinator.gate, s.concurrency),
       reached: this.reached, failedForNow: this.failedForNow, lastFailure: this.lastFailure, cause: this.cause,
       waiting: waiting.total, waitingSites: waiting.bySite.size, earliestRetry: waiting.earliest, stopped, left: sitesLeft, maxLevel: s['max-level'],
-      sitemaps: this.sitemapReads, holds, untrusted: this.untrusted, lastUntrusted: this.lastUntrusted,
+      sitemaps: this.sitemapReads, untrusted: this.untrusted, lastUntrusted: this.lastUntrusted,
     };
   }
 }
