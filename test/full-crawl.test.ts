@@ -56,6 +56,7 @@ function independentWalk(root: string): Map<string, { pages: number; external: S
 sets = limit.page_sets(sys.argv[2])
 print(json.dumps({h: {"pages": len(s["pages"]), "external": sorted(set(u for p in s["pages"] for u in p))} for h, s in sets.items()}))`;
   const r = spawnSync('python3', ['-c', code, REPLAY, root], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.error) throw new Error(`the independent walk needs python3 (a system requirement, see the README): ${r.error.message}`);
   if (r.status !== 0) throw new Error(`the independent walk failed: ${r.stderr}`);
   const out = new Map<string, { pages: number; external: Set<string> }>();
   for (const [host, s] of Object.entries(JSON.parse(r.stdout) as Record<string, { pages: number; external: string[] }>)) {
