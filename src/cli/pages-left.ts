@@ -13,7 +13,7 @@ function dueWhy(s: CrawlSummary, x: SiteLeft): string {
   if (x.capped) return 'beyond max-pages-per-site';
   if (s.reason === 'budget') return 'left by the budget';
   if (s.reason === 'interrupted') return 'left by the interruption';
-  return 'due, not fetched in this run';
+  return 'not fetched in this run';
 }
 
 /** `4 wait for http://k.test (robots.txt HTTP 502; next try 14:32:10)` */
@@ -45,7 +45,7 @@ export function pagesLeftLines(s: CrawlSummary, now: number): string[] {
   const hosts = new Set(left.flatMap((x) => x.hosts.map((h) => h.origin))).size;
   const shown = left.filter((x) => x.hosts.length > 0).sort((a, b) => b.queued - a.queued);
   const lines = shown.slice(0, SHOWN).map((x) => siteLine(s, x, now));
-  if (shown.length > SHOWN) lines.push(`  and ${counted(shown.length - SHOWN, 'more site')} with pages waiting for a host (beebot status lists them)`);
+  if (shown.length > SHOWN) lines.push(`  and ${counted(shown.length - SHOWN, 'more site')} with pages waiting for a host (beebot status --json lists them all)`);
   const parts = [
     ...(sum((x) => x.due) > 0 ? [`${n(sum((x) => x.due))} due (${[...new Set(left.filter((x) => x.due > 0).map((x) => dueWhy(s, x)))].join(', ')})`] : []),
     ...(waiting > 0 ? [`${n(waiting)} waiting for ${counted(hosts, 'host')}`] : []),
