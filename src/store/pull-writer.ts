@@ -478,11 +478,6 @@ export class PullWriter {
     this.group.write(() => this.s.putOff.run(retryAt, siteId, retryAt, `${o}/%`));
   }
 
-  /** The site's failures in a row (robots.txt unreadable: no page was pulled). */
-  siteFailures(siteId: number, n: number): void {
-    this.group.write(() => this.s.failures.run(n, siteId));
-  }
-
   /**
    * The 'query-variants' trap when a NEW key would exceed the cap of query strings for its path.
    * Each new key counts at once, in `w.variants`: an ordered crawl stores a page's new links only
