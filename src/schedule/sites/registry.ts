@@ -31,7 +31,7 @@ export interface PolicyParams {
   priorWeight?: number;
 }
 
-/** Defaults. Why each value: see DEFAULT_REASONS and the README's measured table. */
+/** Defaults. Why each value: see DEFAULT_REASONS and the policies' table in docs/scheduling.md. */
 export const DEFAULTS = { quantum: 10, step: 10, warmup: 1, window: 50, priorMean: 1, priorWeight: 20 } as const;
 
 const DEFAULT_REASONS: Record<keyof typeof DEFAULTS, string> = {
