@@ -40,6 +40,13 @@ describe('floors', () => {
     expect(fromCrawl).toEqual([]);
   });
 
+  it('the network imports nothing from the store: the shapes both use sit on a floor below them', () => {
+    const fromStore = sources
+      .filter((f) => folderOf(f.path) === 'net')
+      .flatMap((f) => importsOf(f.path, f.text).filter((to) => folderOf(to) === 'store').map((to) => `${f.path} -> ${to}`));
+    expect(fromStore).toEqual([]);
+  });
+
   it('crawl/ holds the crawl loop and its coordinators alone, and schedules through one door: schedule/scheduler.ts', () => {
     const crawl = sources.filter((f) => folderOf(f.path) === 'crawl');
     expect(crawl.map((f) => f.path).sort()).toEqual(['crawl/coordinator.ts', 'crawl/crawler.ts', 'crawl/shared-coordinator.ts']);

@@ -9,7 +9,7 @@ import { DeadEnds, linkClasses, pullOutcome } from '../src/schedule/dead-ends.js
 import { defaultSkipExtensions, skippedExtension } from '../src/url/file-links.js';
 import { urlKey } from '../src/url/url.js';
 import { PullWriter } from '../src/store/pull-writer.js';
-import type { PullResult } from '../src/store/pull-record.js';
+import type { PullResult } from '../src/pull/pull-record.js';
 import { openDb } from '../src/db/db.js';
 import { migrations } from '../src/db/migrations.js';
 import { insertSites } from '../src/store/sites.js';

@@ -9,7 +9,7 @@ import { openDb, type Db } from '../src/db/db.js';
 import { CrawlOrder } from '../src/schedule/link-order.js';
 import { Frontier } from '../src/store/frontier.js';
 import { QueuedLevels, settleQueuedLevels } from '../src/store/queued-levels.js';
-import type { PullResult } from '../src/store/pull-record.js';
+import type { PullResult } from '../src/pull/pull-record.js';
 import { PullWriter } from '../src/store/pull-writer.js';
 import { insertSites } from '../src/store/sites.js';
 import { urlKey } from '../src/url/url.js';

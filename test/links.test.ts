@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../fixtures/server.js';
 import { fixtureFacts } from '../fixtures/web.js';
 import { PullWriter } from '../src/store/pull-writer.js';
-import type { PullResult } from '../src/store/pull-record.js';
+import type { PullResult } from '../src/pull/pull-record.js';
 import { openDb } from '../src/db/db.js';
 import { noFilter, parseSince } from '../src/store/link-filter.js';
 import { hostMatches, urlHost } from '../src/url/host.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PullWriter } from '../src/store/pull-writer.js';
-import type { PullResult } from '../src/store/pull-record.js';
+import type { PullResult } from '../src/pull/pull-record.js';
 import { openDb, sqliteOf } from '../src/db/db.js';
 import { fingerprint } from '../src/url/key-hash.js';
 import { GroupCommit } from '../src/db/group-commit.js';

@@ -2,7 +2,7 @@ import type { Db } from '../db/db.js';
 import { Frontier } from '../store/frontier.js';
 import type { FrontierPage } from '../schedule/queued-page.js';
 import { PullLog } from '../store/pull-log.js';
-import type { PullResult } from '../store/pull-record.js';
+import type { PullResult } from '../pull/pull-record.js';
 import type { Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
 import type { Scheduler } from '../schedule/scheduler.js';

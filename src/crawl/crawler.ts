@@ -8,12 +8,13 @@ import { sharedByWorkers, type Db } from '../db/db.js';
 import { endIfFrozen, keepReconnecting } from '../db/lost-connection.js';
 import { PolitenessWriter } from '../store/politeness.js';
 import { rescoreQueued } from '../store/priorities.js';
-import type { PullResult } from '../store/pull-record.js';
+import type { PullResult } from '../pull/pull-record.js';
 import { PullWriter } from '../store/pull-writer.js';
 import type { Settings } from '../store/settings.js';
 import { dueAgain, queuedLeft, waitingPages, type QueuedLeft } from '../store/frontier.js';
 import { settleQueuedLevels } from '../store/queued-levels.js';
-import { listSites, recountRewards, reopenSites, type Site } from '../store/sites.js';
+import { listSites, recountRewards, reopenSites, siteScopes, type Site } from '../store/sites.js';
+import { loadParamRules } from '../store/param-rules.js';
 import type { Clock } from '../time/clock.js';
 import { SoloCoordinator, type Coordinator } from './coordinator.js';
 import type { HostGate } from '../net/host-gate.js';
@@ -162,8 +163,8 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     : new SoloCoordinator(db, s, scheduler);
   const hostsLog = new PolitenessWriter(db);
   const gate = coordinator.gate;
-  const reader = await PageReader.open(db, {
-    settings: s, resolve: o.resolve, proxy: o.proxy, gate, analysers: s.concurrency, focus: s.focus !== null,
+  const reader = await PageReader.open({
+    settings: s, scopes: siteScopes(db, s), params: loadParamRules(db), resolve: o.resolve, proxy: o.proxy, gate, analysers: s.concurrency, focus: s.focus !== null,
     onRobots: (r) => {
       const host = new URL(r.origin).host;
       const summary = r.rules.kind === 'parsed' ? r.rules.summary : r.rules.reason;

@@ -5,7 +5,7 @@ import { Frontier } from '../store/frontier.js';
 import type { FrontierPage } from '../schedule/queued-page.js';
 import { KnownExternal } from '../store/known-external.js';
 import { PullLog } from '../store/pull-log.js';
-import type { PullResult } from '../store/pull-record.js';
+import type { PullResult } from '../pull/pull-record.js';
 import type { PullWriter } from '../store/pull-writer.js';
 import type { Settings } from '../store/settings.js';
 import { SharedCrawl } from '../store/shared-crawl.js';

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Hop } from '../store/pull-record.js';
+import type { Hop } from '../pull/pull-record.js';
 import { classifyLink, type SiteScope } from '../page/classify.js';
 import type { HostGate } from './host-gate.js';
 import { FetchError, httpGet, type HttpOptions, type HttpResponse } from './http.js';

@@ -2,8 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, Pool, ProxyAgent, request, type buildConnector, type Dispatcher } from 'undici';
-import type { HeaderFacts } from '../store/pull-record.js';
-import type { Settings } from '../store/settings.js';
+import type { HeaderFacts } from '../pull/pull-record.js';
 import type { BodyTurn } from './large-bodies.js';
 import { certificateProblem } from './certificate.js';
 
@@ -19,8 +18,6 @@ export interface HttpResponse {
   facts: HeaderFacts;
   body: Buffer | null;
 }
-
-/** Response headers stored per fetch, as sent (null when absent). */
 
 /** 'page': read HTML bodies only, fail past the cap. 'robots': read any 2xx body, cut it at the cap. 'file': read any 2xx body, fail past the cap. */
 export type BodyMode = 'page' | 'robots' | 'file';
@@ -38,8 +35,18 @@ export interface HttpOptions {
   checkCertificate: boolean;
 }
 
+/** The crawl settings a request is made by, under the names the crawl's settings give them. */
+export interface RequestSettings {
+  'user-agent': string;
+  'connect-timeout': number;
+  'headers-timeout': number;
+  'body-timeout': number;
+  'max-bytes': number;
+  'check-certificate': 'yes' | 'no';
+}
+
 /** The request settings in force, with this run's --resolve and --proxy. */
-export function httpOptions(s: Settings, resolve: ReadonlyMap<string, string>, proxy: string | null): HttpOptions {
+export function httpOptions(s: RequestSettings, resolve: ReadonlyMap<string, string>, proxy: string | null): HttpOptions {
   return {
     userAgent: s['user-agent'], connectTimeout: s['connect-timeout'], headersTimeout: s['headers-timeout'], bodyTimeout: s['body-timeout'],
     maxBytes: s['max-bytes'], resolve, proxy, checkCertificate: s['check-certificate'] === 'yes',

@@ -1,21 +1,18 @@
 import type { Dispatcher } from 'undici';
-import type { Db } from '../db/db.js';
 import { dbWaitMs } from '../db/db-wait.js';
 import { createAnalyser, type Analyser } from '../page/analyser.js';
 import type { SiteScope } from '../page/classify.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { FrontierPage } from '../schedule/queued-page.js';
-import { loadParamRules } from '../store/param-rules.js';
-import type { PullResult } from '../store/pull-record.js';
-import type { Settings } from '../store/settings.js';
-import { siteScopes } from '../store/sites.js';
+import type { LinkSettings } from '../page/final-links.js';
+import type { PullResult } from '../pull/pull-record.js';
+import type { SitemapFound } from '../pull/sitemap-found.js';
 import { PageDeadline } from './page-deadline.js';
 import { fetchPage, type FetchContext, type PageFetch, type Validators } from './fetch-page.js';
 import type { HostGate } from './host-gate.js';
-import { createDispatcher, FetchError, httpGet, httpOptions, type HttpOptions, type HttpResponse } from './http.js';
+import { createDispatcher, FetchError, httpGet, httpOptions, type HttpOptions, type HttpResponse, type RequestSettings } from './http.js';
 import { MAX_SITEMAP_BYTES } from '../markup/sitemap.js';
 import { readSitemaps, SITEMAP_SITE_DEADLINES, sitemapPages } from './sitemaps.js';
-import type { SitemapPage } from '../store/sitemap-pages.js';
 import { failed, htmlBody, toPullResult } from './pull-result.js';
 import { RobotsCache, type OriginRobots, type RobotsVerdict } from './robots-cache.js';
 import { HostBusy } from './shared-host-gate.js';
@@ -26,8 +23,24 @@ import { VALUE_DEFAULTS, valueKinds } from '../schedule/links/link-value.js';
 /** The cues the analysis makes for --order value: only the kinds it reads. */
 const VALUE_KINDS = valueKinds(VALUE_DEFAULTS);
 
+/** The crawl settings one page's trip reads, under the names the crawl's settings give them. */
+export interface ReaderSettings extends RequestSettings, LinkSettings {
+  robots: 'yes' | 'no';
+  'max-crawl-delay': number;
+  'page-timeout': number;
+  'max-redirects': number;
+  retries: number;
+  'default-encoding': string;
+  'index-text': 'yes' | 'no';
+  order: string;
+}
+
 export interface ReaderOptions {
-  settings: Settings;
+  settings: ReaderSettings;
+  /** each site's bounds (store/sites.ts: siteScopes), by site id */
+  scopes: ReadonlyMap<number, SiteScope>;
+  /** each site's parameter rules, by site id; a site without rules is absent: its links go untouched */
+  params: ReadonlyMap<number, SiteParamRules>;
   resolve: ReadonlyMap<string, string>;
   proxy: string | null;
   /** the politeness every request goes through, robots.txt's too */
@@ -71,23 +84,19 @@ export class PageReader {
   readonly http: HttpOptions;
   private dispatcher: Dispatcher;
   private robotsTxt: RobotsCache | null;
-  private scopes: Map<number, SiteScope>;
-  private params: Map<number, SiteParamRules>;
   /** bodies past a MiB one at a time, and their garbage collected soon (see both files) */
   private bodies = new LargeBodies();
   private memory = new ExternalMemory();
 
-  private constructor(db: Db, private o: ReaderOptions, private analyser: Analyser) {
+  private constructor(private o: ReaderOptions, private analyser: Analyser) {
     const s = o.settings;
     this.http = httpOptions(s, o.resolve, o.proxy);
     this.dispatcher = createDispatcher(this.http);
     this.robotsTxt = s.robots === 'yes' ? new RobotsCache(this.dispatcher, this.http, o.gate, s['max-crawl-delay'], s['page-timeout'], o.onRobots ?? (() => undefined)) : null;
-    this.scopes = siteScopes(db, s);
-    this.params = loadParamRules(db); // sites without rules are absent: their links go untouched
   }
 
-  static async open(db: Db, o: ReaderOptions): Promise<PageReader> {
-    return new PageReader(db, o, await createAnalyser(o.analysers));
+  static async open(o: ReaderOptions): Promise<PageReader> {
+    return new PageReader(o, await createAnalyser(o.analysers));
   }
 
   /** robots.txt's word on a URL (allow when the crawl ignores robots.txt); 'aborted': the run was stopped meanwhile. */
@@ -108,7 +117,7 @@ export class PageReader {
    */
   async read(page: FrontierPage, signal: AbortSignal, r: ReadOptions = {}): Promise<PageRead | 'abandoned'> {
     const s = this.o.settings;
-    const scope = this.scopes.get(page.siteId)!;
+    const scope = this.o.scopes.get(page.siteId)!;
     const t0 = performance.now();
     const deadline = new PageDeadline(s['page-timeout'], dbWaitMs);
     const both = AbortSignal.any([signal, deadline.signal]);
@@ -130,10 +139,10 @@ export class PageReader {
         ? await this.analyser.analyse({
             bytes: body, url: f.finalUrl, contentType: f.response!.contentType, scope, defaultEncoding: s['default-encoding'],
             indexText: s['index-text'] === 'yes', focus: this.o.focus, cues: s.order === 'value' ? VALUE_KINDS : undefined,
-            settings: s, params: this.params.get(page.siteId),
+            settings: s, params: this.o.params.get(page.siteId),
           })
         : null;
-      result = toPullResult(page, f, scope, analysed, this.params.get(page.siteId));
+      result = toPullResult(page, f, scope, analysed, this.o.params.get(page.siteId));
     } catch (err) {
       if (signal.aborted) return 'abandoned'; // a stopped run: the page stays queued and is fetched again on resume
       if (err instanceof HostBusy) return 'abandoned'; // not fetched: the page stays queued for the next pick
@@ -154,11 +163,11 @@ export class PageReader {
    * and /sitemap.xml, each file within the page deadline and the host's politeness, all of them
    * within SITEMAP_SITE_DEADLINES page deadlines.
    */
-  async sitemaps(siteId: number, startUrl: string, signal: AbortSignal): Promise<{ pages: SitemapPage[]; files: number; problems: string[]; again: boolean }> {
+  async sitemaps(siteId: number, startUrl: string, signal: AbortSignal): Promise<SitemapFound> {
     const named = this.robotsTxt ? await this.robotsTxt.sitemaps(new URL(startUrl).origin, signal) : [];
     const within = SITEMAP_SITE_DEADLINES * this.o.settings['page-timeout'];
     const read = await readSitemaps(startUrl, named, (url) => this.file(url, signal), within);
-    return { pages: sitemapPages(read, this.scopes.get(siteId)!, this.o.settings, this.params.get(siteId)), files: read.files, problems: read.problems, again: read.again };
+    return { pages: sitemapPages(read, this.o.scopes.get(siteId)!, this.o.settings, this.o.params.get(siteId)), files: read.files, problems: read.problems, again: read.again };
   }
 
   private async file(url: string, signal: AbortSignal): Promise<HttpResponse> {

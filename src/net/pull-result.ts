@@ -1,5 +1,5 @@
 import type { FrontierPage } from '../schedule/queued-page.js';
-import type { PullResult } from '../store/pull-record.js';
+import type { PullResult } from '../pull/pull-record.js';
 import type { FinalPage, Unparsed } from '../page/analyse.js';
 import { bytesPrint } from '../page/page-fingerprint.js';
 import type { SiteScope } from '../page/classify.js';

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SharedCrawl } from '../store/shared-crawl.js';
 import { HostGate, type GateOptions } from './host-gate.js';
 
 /** The request never started: its page's time ran out while another worker held the host (a killed one holds it for holdMs). */
@@ -10,6 +9,14 @@ export class HostBusy extends Error {
   }
 }
 
+/** Hosts held across the workers of a shared crawl, in the database (store/shared-crawl.ts). */
+export interface SharedHosts {
+  /** Take the host for one request (held at most holdMs): 0, or the ms to wait before asking again. */
+  acquireHost(host: string, holdMs: number): number;
+  /** The request ended: the host is free again after its delay. */
+  releaseHost(host: string, delayMs: number): void;
+}
+
 /**
  * HostGate for a crawl shared by several workers (PostgreSQL): inside this process's own gate
  * (one request at a time, back-off, Retry-After), each request also takes the host in the
@@ -18,7 +25,7 @@ export class HostBusy extends Error {
  * a request holds the host until `holdMs` runs out.
  */
 export class SharedHostGate extends HostGate {
-  constructor(o: GateOptions, private shared: SharedCrawl, private holdMs: number) {
+  constructor(o: GateOptions, private shared: SharedHosts, private holdMs: number) {
     super(o);
   }
 

@@ -2,10 +2,9 @@ import { MAX_SITEMAP_URLS, readSitemapFile } from '../markup/sitemap.js';
 import { screen } from '../markup/terminal-text.js';
 import { sliceWhole } from '../markup/whole-chars.js';
 import { classifyLink, type SiteScope } from '../page/classify.js';
-import { settleInternal } from '../page/final-links.js';
+import { settleInternal, type LinkSettings } from '../page/final-links.js';
 import type { SiteParamRules } from '../params/rules.js';
-import type { Settings } from '../store/settings.js';
-import type { SitemapPage } from '../store/sitemap-pages.js';
+import type { SitemapPage } from '../pull/sitemap-found.js';
 import { FetchError, type HttpResponse } from './http.js';
 import { isTransient } from './transient.js';
 
@@ -142,7 +141,7 @@ async function fetchFile(url: string, get: GetFile): Promise<{ body: Uint8Array 
  * owned by a site nested in it: dropped), then settled as a page's links are (held by its
  * patterns, parameter rules, traps, files).
  */
-export function sitemapPages(read: SitemapRead, scope: SiteScope, s: Settings, params?: SiteParamRules): SitemapPage[] {
+export function sitemapPages(read: SitemapRead, scope: SiteScope, s: LinkSettings, params?: SiteParamRules): SitemapPage[] {
   const pages: SitemapPage[] = [];
   for (const p of read.pages) {
     const c = classifyLink(p.url, p.sitemap, scope);

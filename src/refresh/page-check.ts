@@ -1,10 +1,12 @@
 import { retryWhole } from '../db/lost-connection.js';
 import type { Db } from '../db/db.js';
 import { PullWriter } from '../store/pull-writer.js';
-import type { LinkChanges } from '../store/pull-record.js';
+import type { LinkChanges } from '../pull/pull-record.js';
 import type { FrontierPage } from '../schedule/queued-page.js';
 import { lastRead } from '../store/last-read.js';
 import { PolitenessWriter } from '../store/politeness.js';
+import { loadParamRules } from '../store/param-rules.js';
+import { siteScopes } from '../store/sites.js';
 import type { RefreshLogAction } from './refresh-log.js';
 import type { Settings } from '../store/settings.js';
 import type { Validators } from '../net/fetch-page.js';
@@ -90,7 +92,7 @@ export class PageChecker {
   static async open(db: Db, o: CheckerOptions): Promise<PageChecker> {
     const s = o.settings;
     const gate = new HostGate({ delayMs: s.delay, maxBackoffMs: s['max-backoff'] });
-    const reader = await PageReader.open(db, { settings: s, resolve: o.resolve, proxy: o.proxy, gate, analysers: 1, focus: false });
+    const reader = await PageReader.open({ settings: s, scopes: siteScopes(db, s), params: loadParamRules(db), resolve: o.resolve, proxy: o.proxy, gate, analysers: 1, focus: false });
     return new PageChecker(db, o, gate, reader);
   }
 

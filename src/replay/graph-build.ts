@@ -1,4 +1,4 @@
-import type { PullResult } from '../store/pull-record.js';
+import type { PullResult } from '../pull/pull-record.js';
 import { urlKey } from '../url/url.js';
 import type { GraphLink, GraphPage, SiteGraph, WebGraph } from './web-graph.js';
 

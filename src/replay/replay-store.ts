@@ -1,7 +1,7 @@
 import type { FrontierPage, OrderState } from '../schedule/queued-page.js';
 import { rescores, type Prioritize, type Rescore } from '../schedule/links/rescore.js';
 import type { LinkOrder, OrderedLink } from '../schedule/link-order.js';
-import type { PageStatus } from '../store/pull-record.js';
+import type { PageStatus } from '../pull/pull-record.js';
 import type { SiteQueues } from '../schedule/page-choice.js';
 import { START } from '../schedule/links/priority.js';
 import { contentOf, type GraphLink, type SiteGraph, type WebGraph } from './web-graph.js';

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { PageStatus } from '../store/pull-record.js';
+import type { PageStatus } from '../pull/pull-record.js';
 
 /**
  * A web as beebot sees it, kept to replay crawls offline (replay.ts): every page a crawl of the

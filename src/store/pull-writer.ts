@@ -6,13 +6,14 @@ import { GroupCommit } from '../db/group-commit.js';
 import { retryWhole } from '../db/lost-connection.js';
 import { KnownExternal } from './known-external.js';
 import type { FoundLinks, Hold } from '../page/found-links.js';
-import { GONE, type Committed, type LinkChanges, type PullResult, type SkipStatus } from './pull-record.js';
+import { GONE, type Committed, type LinkChanges, type PullResult, type SkipStatus } from '../pull/pull-record.js';
 import type { LinkOrder } from '../schedule/link-order.js';
 import type { OrderState } from '../schedule/queued-page.js';
 import { TextIndexWriter } from './text-index.js';
 import { QueuedLevels } from './queued-levels.js';
 import { queuedPages, rescoreQueued } from './priorities.js';
-import { sitemapStatements, storeSitemapPages, type SitemapFound, type SitemapStatements } from './sitemap-pages.js';
+import type { SitemapFound } from '../pull/sitemap-found.js';
+import { sitemapStatements, storeSitemapPages, type SitemapStatements } from './sitemap-pages.js';
 import { EDGE_BATCH, edgeRows, linkStatements, pullStatements, type LinkStatements, type PullStatements } from './pull-statements.js';
 
 export interface PullWriterOptions {

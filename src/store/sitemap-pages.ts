@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.js';
 import { onConflictIgnore, typed } from '../db/dialect.js';
-import type { Hold } from '../page/found-links.js';
+import type { SitemapFound } from '../pull/sitemap-found.js';
 import { fingerprint } from '../url/key-hash.js';
 
 /**
@@ -9,13 +9,6 @@ import { fingerprint } from '../url/key-hash.js';
  * names its sitemap; a page the crawl already knows keeps its level and gets the sitemap's name.
  */
 export const SITEMAP_LEVEL = 1;
-
-export interface SitemapPage {
-  url: string;
-  key: string;
-  sitemap: string;
-  hold?: Hold;
-}
 
 export function sitemapStatements(db: Db) {
   const p = (name: string, type: string) => typed(db, `@${name}`, type);
@@ -32,18 +25,6 @@ export function sitemapStatements(db: Db) {
   };
 }
 export type SitemapStatements = ReturnType<typeof sitemapStatements>;
-
-/**
- * What reading a site's sitemaps gave (src/net/sitemaps.ts): its pages, the files read, the
- * files that could not be, and whether one of them failed for now (then they are not marked
- * read: a later crawl reads them again).
- */
-export interface SitemapFound {
-  pages: readonly SitemapPage[];
-  files: number;
-  problems: readonly string[];
-  again: boolean;
-}
 
 /**
  * Store a site's sitemap pages and mark its sitemaps read (unless a file failed for now), with the files read and the problems;

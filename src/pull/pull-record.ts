@@ -1,5 +1,5 @@
-// What one pull of the frontier produced, as the store records it: the crawl fills it, the pull
-// writer commits it in one transaction.
+// What one pull of the frontier produced, as the store records it: the network fills it
+// (net/pull-result.ts), the pull writer (store/pull-writer.ts) commits it in one transaction.
 import type { Rewards } from '../schedule/sites/reward.js';
 import type { FoundLinks } from '../page/found-links.js';
 import type { PagePrint } from '../page/page-fingerprint.js';
