@@ -21,9 +21,9 @@ import { PageReader } from '../net/page-reader.js';
 import { failed, startPageProblem } from '../net/pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
 import { HostBusy } from '../net/shared-host-gate.js';
-import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures } from '../net/transient.js';
+import { afterFailure, backoffMs, failsForNow, failuresInARow, mayFailForGood, retryWaitMs } from '../net/failure-rule.js';
 import { counted } from '../markup/counted.js';
-import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
+import { clockTime, failureCause, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
 import { HostHolds } from '../net/host-holds.js';
 import { certificateIn } from '../net/certificate.js';
 
@@ -372,7 +372,7 @@ class CrawlRun {
       if (read.timedOut) coordinator.gate.failed(host);
       result = read.result;
       result.ms = read.ms;
-      forNow = isTransient(result);
+      forNow = failsForNow(result);
     }
     const certificate = certificateIn(result.error);
     const origin = new URL(page.url).origin;
@@ -447,7 +447,7 @@ class CrawlRun {
   }
 
   /**
-   * A pull that failed for now (net/transient.ts): the page stays queued, asked again after its
+   * A pull that failed for now (net/failure-rule.ts): the page stays queued, asked again after its
    * host's back-off (or a Retry-After), until it has failed retry-attempts times over retry-span;
    * then it is a permanent error (false: the caller commits it). The host is held meanwhile, never
    * the site: the site's pages on other hosts go on (net/host-holds.ts). Give-up-after pages in a
@@ -464,9 +464,9 @@ class CrawlRun {
     // Only a page failing for the first time adds to a streak: a page that failed in an earlier
     // run is asked again first, and alone it would hold its host again.
     const failedBefore = (page.attempts ?? 0) > 0;
-    const failures = siteFailures(site.failures, true, failedBefore);
+    const failures = failuresInARow(site.failures, failedBefore);
     const before = this.streaks.get(origin) ?? 0;
-    const streak = siteFailures(before, true, failedBefore);
+    const streak = failuresInARow(before, failedBefore);
     this.streaks.set(origin, streak);
     const hostState = coordinator.gate.state(host);
     const now = Date.now();
