@@ -1,8 +1,10 @@
 // What a failure means (pure, src/net/failure-rule.ts): the table from a pull's outcome to what it
-// means for the page, its host and its site; the back-off; when a page becomes a permanent error.
+// means for the page, its host and its site; the back-off; when a page becomes a permanent error;
+// and docs/sites-and-crawling.md's table held equal to the module's, row by row.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  afterFailure, backoffMs, consequence, failsForNow, FAILURE_RULES, failuresInARow, givesUp, mayFailForGood, outcomeOf, retryWaitMs, robotsAnswer,
+  afterFailure, backoffMs, consequence, failsForNow, FAILURE_RULES, failuresInARow, givesUp, mayFailForGood, outcomeOf, retryWaitMs, robotsAnswer, rowInWords,
   type Consequence, type Outcome, type PullFacts,
 } from '../src/net/failure-rule.js';
 import { waitsInRun } from '../src/schedule/page-choice.js';
@@ -145,6 +147,24 @@ describe('robotsAnswer (RFC 9309)', () => {
     [{ status: 101 }, 'unreadable'], [{ error: 'refused' }, 'unreadable'], [{ error: 'page-timeout' }, 'unreadable'],
   ])('%j: %s', (answer, want) => {
     expect(robotsAnswer(answer)).toBe(want);
+  });
+});
+
+describe("docs/sites-and-crawling.md's table is the module's", () => {
+  const doc = readFileSync(new URL('../docs/sites-and-crawling.md', import.meta.url), 'utf8').split('\n');
+  const header = doc.findIndex((l) => /^\s*\| outcome \| the page \| its host \| its site/.test(l));
+  const cells = (l: string) => l.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+  const rows: string[][] = [];
+  for (let i = header + 2; header >= 0 && i < doc.length && /^\s*\|/.test(doc[i]!); i++) rows.push(cells(doc[i]!));
+
+  it('has the table', () => {
+    expect(header).toBeGreaterThanOrEqual(0);
+    expect(cells(doc[header]!)).toEqual(['outcome', 'the page', 'its host', 'its site (when it is the start page)', 'asked again']);
+  });
+
+  it('row by row, in the same order', () => {
+    expect(rows.map((r) => r[0])).toEqual(FAILURE_RULES.map((r) => r.when));
+    FAILURE_RULES.forEach((r, i) => expect(rows[i], r.outcome).toEqual(rowInWords(r)));
   });
 });
 

@@ -5,7 +5,8 @@ import { certificateIn } from './certificate.js';
  * it means for the page, for its host (per origin) and for its site, and the rules that go with it:
  * how long a host backs off, when a page that keeps failing becomes an error for good. The crawl
  * loop (crawl/crawler.ts), robots.txt, sitemaps and the re-checks of refresh and watch consult
- * it; the store records what it says.
+ * it; the store records what it says. docs/sites-and-crawling.md's table is this table in words
+ * (test/failure-rule.test.ts holds them equal).
  */
 
 /** What a pull gave, as far as the rule needs it. */
@@ -106,6 +107,36 @@ export const FAILURE_RULES: readonly FailureRow[] = [
     page: null, host: 'held-for-run', site: null, hold: 'paused', again: 'by the next crawl',
   },
 ];
+
+/** The words of the docs' table for each column's values; null: as the failure the row escalates. */
+const PAGE_WORDS: Record<PageFate, string> = {
+  fetched: 'fetched, as if there were no robots.txt',
+  stored: 'stored',
+  unfetched: 'stored unfetched (`robots-denied`)',
+  error: 'its own `error`, for good',
+  'failed-for-now': 'failed for now: stays queued, an attempt counted',
+  'put-off': 'put off: stays queued, no attempt counted',
+};
+const HOST_WORDS: Record<HostFate, string> = {
+  nothing: 'nothing',
+  answered: 'answered: its failures in a row end',
+  'backs-off': 'backs off: the delay doubled per failure, at least a `Retry-After`, at most `max-backoff`',
+  'held-until': 'held until its back-off ends; its other pages wait, uncharged',
+  'held-for-run': 'held for the run; its other pages wait, uncharged',
+};
+const SITE_WORDS: Record<SiteFate, string> = {
+  nothing: 'nothing',
+  'not-available-if-past-run': 'Not Available in this run once the page waits longer than `max-backoff`',
+  'not-available-in-run': 'Not Available in this run',
+  'not-available': 'Not Available until `seeds retry`',
+};
+const AS_THE_FAILURE = 'as the failure';
+
+/** A row of the table as the docs' table says it: outcome, the page, its host, its site (a start page's), asked again. */
+export function rowInWords(r: FailureRow): string[] {
+  const say = <T extends string>(words: Record<T, string>, v: T | null) => (v === null ? AS_THE_FAILURE : words[v]);
+  return [r.when, say(PAGE_WORDS, r.page), say(HOST_WORDS, r.host), say(SITE_WORDS, r.site), r.again];
+}
 
 const ESCALATIONS = new Set<Outcome>(['retries-spent', 'failures-in-a-row']);
 const BY_OUTCOME = new Map(FAILURE_RULES.map((r) => [r.outcome, r]));
