@@ -151,7 +151,7 @@ describe('a full crawl of the fixture web', () => {
       expect(page('cyr.test', path)?.status, path).toBe('error');
       expect(fetchOf('cyr.test', path).http_status).toBe(404);
     }
-    // A reset may pass: the page stays queued with its attempts, for a later run (transient.ts).
+    // A reset may pass: the page stays queued with its attempts, for a later run (failure-rule.ts).
     expect(page('cyr.test', facts.samples.resetUrl)?.status).toBe('queued');
     expect(sql.prepare('SELECT attempts FROM pages WHERE key = ?').pluck().get(key('cyr.test', facts.samples.resetUrl))).toBe(3);
     expect(fetchOf('cyr.test', facts.samples.resetUrl)).toBeUndefined();

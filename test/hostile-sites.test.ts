@@ -161,7 +161,7 @@ describe('through --proxy, a server that never answers', () => {
       res.on('close', () => up.destroy());
       up.end();
     });
-    // One attempt, no retry later (net/transient.ts): the timeout is stored as the page's error at once.
+    // One attempt, no retry later (net/failure-rule.ts): the timeout is stored as the page's error at once.
     const config = { 'page-timeout': '30000', 'headers-timeout': '1000', retries: '0', 'retry-attempts': '1', 'retry-span': '0' };
     run = await crawl(db(), site, 'hang.test', config, 60_000, ['--proxy', `http://127.0.0.1:${proxy.port}`]);
   }, 90_000);

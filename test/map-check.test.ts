@@ -21,7 +21,7 @@ let db: string;
 async function crawl(file: string, ...args: string[]): Promise<void> {
   let r = await beebot(['seeds', 'add', site.url('/'), '--short', 'ms'], { db: file });
   expect(r.code, r.stderr).toBe(0);
-  // The map's 5xx pages are invalid links at once: one attempt, no retry later (net/transient.ts).
+  // The map's 5xx pages are invalid links at once: one attempt, no retry later (net/failure-rule.ts).
   for (const [k, v] of [['retry-attempts', '1'], ['retry-span', '0']]) expect((await beebot(['config', 'set', k!, v!], { db: file })).code).toBe(0);
   r = await beebot(['crawl', '--delay', '0', ...args, ...site.resolveArgs()], { db: file });
   expect(r.code, r.stderr).toBe(0);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
 import { startFixtureWeb } from '../fixtures/server.js';
 import { HostGate } from '../src/net/host-gate.js';
-import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, waitingPagesLine, waitLine } from '../src/net/waiting.js';
+import { clockTime, failureCause, patienceMs, waitedOut, waitingPagesLine, waitLine } from '../src/net/waiting.js';
 import { beebot, tempDir } from './helpers/cli.js';
 import { serveCounting, type CountingSite } from './helpers/counting-site.js';
 import { rows } from './helpers/read-db.js';
@@ -52,12 +52,6 @@ describe('the waiting rules', () => {
     expect(g.closedUntil('a')).toBeNull();
     expect(g.closedUntil('b')! - Date.now()).toBeGreaterThan(3_599_000);
     expect(g.waitMs('b')).toBeLessThanOrEqual(5000);
-  });
-
-  it('a page fails for good only in a run that reached some server (or when every failure is final at once)', () => {
-    expect(mayFailForGood(true, 600_000)).toBe(true);
-    expect(mayFailForGood(false, 600_000)).toBe(false);
-    expect(mayFailForGood(false, 0)).toBe(true);
   });
 
   it('names the cause in a few words; a connection a proxy refused is the proxy', () => {

@@ -22,9 +22,9 @@ import { PageReader } from '../net/page-reader.js';
 import { failed, startPageProblem } from '../net/pull-result.js';
 import { SharedCoordinator } from './shared-coordinator.js';
 import { HostBusy } from '../net/shared-host-gate.js';
-import { afterFailure, backoffMs, isTransient, retryWaitMs, siteFailures } from '../net/transient.js';
+import { afterFailure, backoffMs, consequence, failuresInARow, givesUp, mayFailForGood, outcomeOf, retryWaitMs, type Consequence, type Outcome } from '../net/failure-rule.js';
 import { counted } from '../markup/counted.js';
-import { clockTime, failureCause, mayFailForGood, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
+import { clockTime, failureCause, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
 import { HostHolds } from '../net/host-holds.js';
 import { certificateIn } from '../net/certificate.js';
 
@@ -356,15 +356,12 @@ class CrawlRun {
       return false;
     }
     let result: PullResult;
-    let forNow: boolean;
     let robotsUntil: number | null = null;
     if (robots.kind === 'wait') {
       // robots.txt unreadable: the host's pages are disallowed for now (RFC 9309), never denied;
-      // they wait until the file is asked for again, and the page failed for now like any page
-      // whose host failed. The site's other hosts go on.
+      // they wait until the file is asked for again. The site's other hosts go on.
       robotsUntil = robots.until;
       result = failed(page, robots.reason);
-      forNow = true;
     } else {
       // robots.txt may have waited for its host: the page's whole time counts from here.
       if (!coordinator.holds(page)) return false;
@@ -373,22 +370,25 @@ class CrawlRun {
       if (read.timedOut) coordinator.gate.failed(host);
       result = read.result;
       result.ms = read.ms;
-      forNow = isTransient(result);
     }
-    const certificate = certificateIn(result.error);
     const origin = new URL(page.url).origin;
-    if (certificate !== null) return this.untrustedHost(page, site, origin, certificate);
+    const closed = coordinator.gate.closedUntil(host);
+    const outcome = outcomeOf({ status: result.status, httpStatus: result.httpStatus, error: result.error, robots: robots.kind === 'wait' ? 'unreadable' : null, askedToWait: closed !== null });
+    let c = consequence(outcome);
+    if (c.page === 'put-off') return this.untrustedHost(page, site, origin, certificateIn(result.error)!, c);
     const hostState = coordinator.gate.state(host);
-    if (forNow) {
-      if (this.keepForLater(page, site, host, origin, result, robotsUntil)) return false;
-    } else {
+    if (c.page === 'failed-for-now') {
+      const after = this.keepForLater(page, site, host, origin, result, outcome, closed, robotsUntil);
+      if (after === null) return false;
+      c = after;
+    } else if (c.host === 'answered') {
       this.reached++;
       site.failures = 0;
       result.siteFailures = 0;
       this.streaks.delete(origin);
       this.holds.release(origin);
     }
-    if (page.level === 0 && result.unavailable === null) result.unavailable = startPageProblem(result);
+    if (page.level === 0 && result.unavailable === null && c.site === 'not-available') result.unavailable = startPageProblem(result);
     // A worker stalled past its lease has lost the page to another, which stores it.
     if (!coordinator.holds(page)) return false;
     const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
@@ -448,14 +448,14 @@ class CrawlRun {
   }
 
   /**
-   * A pull that failed for now (net/transient.ts): the page stays queued, asked again after its
+   * A pull that failed for now (net/failure-rule.ts): the page stays queued, asked again after its
    * host's back-off (or a Retry-After), until it has failed retry-attempts times over retry-span;
-   * then it is a permanent error (false: the caller commits it). The host is held meanwhile, never
-   * the site: the site's pages on other hosts go on (net/host-holds.ts). Give-up-after pages in a
-   * row failing on a host (each page once) hold it for the run. A start page that waits past this
-   * run makes its site Not Available in this run; the next run tries it again.
+   * then it is a permanent error (the consequence returned: the caller commits it; null: kept for
+   * later). The host is held meanwhile as the rule says, never the site: the site's pages on other
+   * hosts go on (net/host-holds.ts). A start page that waits past this run makes its site Not
+   * Available in this run; the next run tries it again.
    */
-  private keepForLater(page: FrontierPage, site: Site, host: string, origin: string, result: PullResult, robotsUntil: number | null): boolean {
+  private keepForLater(page: FrontierPage, site: Site, host: string, origin: string, result: PullResult, outcome: Outcome, closed: number | null, robotsUntil: number | null): Consequence | null {
     const { s, coordinator, writer } = this;
     const why = result.error ?? `HTTP ${result.httpStatus}`;
     this.failedForNow++;
@@ -465,9 +465,9 @@ class CrawlRun {
     // Only a page failing for the first time adds to a streak: a page that failed in an earlier
     // run is asked again first, and alone it would hold its host again.
     const failedBefore = (page.attempts ?? 0) > 0;
-    const failures = siteFailures(site.failures, true, failedBefore);
+    const failures = failuresInARow(site.failures, failedBefore);
     const before = this.streaks.get(origin) ?? 0;
-    const streak = siteFailures(before, true, failedBefore);
+    const streak = failuresInARow(before, failedBefore);
     this.streaks.set(origin, streak);
     const hostState = coordinator.gate.state(host);
     const now = Date.now();
@@ -476,7 +476,6 @@ class CrawlRun {
     this.tries.set(page.id, tries);
     // the host's back-off, a Retry-After (the gate's pause) at least
     // the server asked for longer than a run waits: the page is due when the server said
-    const closed = coordinator.gate.closedUntil(host);
     const wait = Math.max(
       retryWaitMs(tries, rule, backoffMs(hostState.failures, hostState.delayMs, coordinator.gate.waitMs(host), s['max-backoff'])),
       closed === null ? 0 : closed - now,
@@ -486,28 +485,27 @@ class CrawlRun {
       d = { kind: 'retry', attempts: d.attempts, firstFailedAt: page.firstFailedAt ?? now, retryAt: now + wait };
     }
     site.failures = failures;
-    if (streak > before && streak >= s['give-up-after']) {
-      this.holds.hold(origin, { kind: 'paused', until: Infinity, retryAt: now, cause: `${counted(streak, 'page')} in a row failed for now, the last with ${this.cause}` });
-    } else if (d.kind !== 'retry') {
-      // a page failed for good (retry-span 0): nothing of the host waits for it
-    } else if (closed !== null) {
-      const cause = `asked not to be asked before ${clockTime(closed, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`;
-      this.holds.hold(origin, { kind: 'asked-to-wait', until: Infinity, retryAt: closed, cause });
-    } else if (robotsUntil !== null) {
-      this.holds.hold(origin, { kind: 'robots', until: robotsUntil, retryAt: robotsUntil, cause: this.cause.startsWith('robots.txt') ? this.cause : `robots.txt: ${this.cause}` });
+    const c = consequence(outcome, { retriesSpent: d.kind === 'permanent', inARow: givesUp(before, streak, s['give-up-after']) });
+    if (c.hold !== null) {
+      const [retryAt, cause] =
+        c.hold === 'paused' ? [now, `${counted(streak, 'page')} in a row failed for now, the last with ${this.cause}`]
+        : c.hold === 'asked-to-wait' ? [closed!, `asked not to be asked before ${clockTime(closed!, now)} (Retry-After; max-backoff is ${s['max-backoff']} ms)`]
+        : [robotsUntil!, this.cause.startsWith('robots.txt') ? this.cause : `robots.txt: ${this.cause}`];
+      this.holds.hold(origin, { kind: c.hold, until: c.host === 'held-for-run' ? Infinity : retryAt, retryAt, cause });
     }
     if (d.kind === 'permanent') {
       result.siteFailures = failures;
-      return false;
+      return c;
     }
-    if (!coordinator.holds(page)) return true;
+    if (!coordinator.holds(page)) return null;
     writer.defer(page, d, failures);
-    if (page.level === 0 && !this.scheduler.waitsInRun(Math.max(d.retryAt, this.holds.retryAt(origin, now) ?? 0) - now)) {
+    const pastRun = () => !this.scheduler.waitsInRun(Math.max(d.retryAt, this.holds.retryAt(origin, now) ?? 0) - now);
+    if (page.level === 0 && (c.site === 'not-available-in-run' || (c.site === 'not-available-if-past-run' && pastRun()))) {
       site.unavailable = `start page failed for now (${d.attempts} attempts, last: ${why}); tried again by the next crawl`;
       writer.giveUp(site.id, site.unavailable);
     }
     this.choice.forget(site.id);
-    return true;
+    return null;
   }
 
   /**
@@ -515,14 +513,14 @@ class CrawlRun {
    * the run, its pages stay queued (no attempt: nothing was asked of the page) and a later run tries
    * again, or one with check-certificate no crawls it. A start page's site is Not Available in this run.
    */
-  private untrustedHost(page: FrontierPage, site: Site, origin: string, certificate: string): false {
+  private untrustedHost(page: FrontierPage, site: Site, origin: string, certificate: string, c: Consequence): false {
     const now = Date.now();
     this.untrusted++;
     this.lastUntrusted = `${page.url}: ${certificate}`;
-    this.holds.hold(origin, { kind: 'certificate', until: Infinity, retryAt: now, cause: certificate });
+    this.holds.hold(origin, { kind: c.hold!, until: Infinity, retryAt: now, cause: certificate });
     if (!this.coordinator.holds(page)) return false;
     this.writer.putOffOrigin(site.id, origin, this.holds.retryAt(origin, now)!);
-    if (page.level === 0) {
+    if (page.level === 0 && c.site === 'not-available-in-run') {
       site.unavailable = `start page not fetched: ${certificate} (${origin}); tried again by the next crawl, or crawl with --no-check-certificate`;
       this.writer.giveUp(site.id, site.unavailable);
     }

@@ -406,7 +406,7 @@ export const migrations: string[] = [
   // whether its sitemaps seed its frontier (NULL: the sitemaps setting) and when they were read.
   // A page queued from a sitemap names the sitemap that listed it.
   sqliteLayoutStep(14),
-  // Transient failures are "not now" (net/transient.ts): a queued page keeps its failed
+  // Transient failures are "not now" (net/failure-rule.ts): a queued page keeps its failed
   // attempts and the time before which it is not asked again; a site keeps its pages failed in a
   // row (give-up-after) and when it became Not Available (retried in a later run). Times: epoch ms.
   sqliteLayoutStep(15),

@@ -4,7 +4,7 @@ import { classifyLink, type SiteScope } from '../page/classify.js';
 import type { HostGate } from './host-gate.js';
 import { FetchError, httpGet, type HttpOptions, type HttpResponse } from './http.js';
 import type { BodyTurn } from './large-bodies.js';
-import { retryableStatus } from './transient.js';
+import { retryableStatus } from './failure-rule.js';
 
 export interface PageFetch {
   hops: Hop[];
@@ -92,7 +92,7 @@ export async function fetchPage(url: string, ctx: FetchContext): Promise<PageFet
 
 /**
  * One request with at most ctx.retries repeats, the host's delay apart. The host backs off once
- * the request failed for good (net/transient.ts grows the pause per failed attempt, not per
+ * the request failed for good (net/failure-rule.ts grows the pause per failed attempt, not per
  * repeat: a failing server is asked again later, in this run or the next, not hammered now).
  */
 async function getWithRetry(url: string, ctx: FetchContext, out: PageFetch, headers: Record<string, string>): Promise<HttpResponse> {

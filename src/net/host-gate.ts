@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffMs } from './transient.js';
+import { backoffMs } from './failure-rule.js';
 
 export interface GateOptions {
   /** ms between the end of one request and the start of the next, per host. */

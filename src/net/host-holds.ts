@@ -1,16 +1,11 @@
+import type { HoldKind } from './failure-rule.js';
 /**
  * The hosts a run does not ask now, each with why and until when (pure, in memory, one run). A
  * hold is per origin (scheme, host and port: what robots.txt and a certificate are per), never
  * per site: a site's other hosts go on while one of them fails, and the held origin's queued pages
- * wait. The crawl loop (crawl/crawler.ts) says which failure holds an origin for how long.
+ * wait. Which failure holds an origin is net/failure-rule.ts's; the crawl loop (crawl/crawler.ts)
+ * says for how long. (A host that backs off after a failure is the gate's: net/host-gate.ts.)
  */
-
-/**
- * robots: its robots.txt could not be read, asked again when the file is; asked-to-wait: a
- * Retry-After past max-backoff; paused: give-up-after pages in a row failed; certificate: its TLS
- * certificate is not accepted. (A host that backs off after a failure is the gate's: net/host-gate.ts.)
- */
-export type HoldKind = 'robots' | 'asked-to-wait' | 'paused' | 'certificate';
 
 export interface HostHold {
   kind: HoldKind;

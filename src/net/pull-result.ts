@@ -78,9 +78,8 @@ export function toPullResult(page: FrontierPage, f: PageFetch, scope: SiteScope,
   return r;
 }
 
-/** Why a site's start page makes the site Not Available, or null when it is fine. */
-export function startPageProblem(r: PullResult): string | null {
-  if (r.status === 'done') return null;
+/** Why a site's start page makes the site Not Available, in words (when it does is net/failure-rule.ts's). */
+export function startPageProblem(r: PullResult): string {
   if (r.status === 'redirect') return `start page redirects off-site to ${r.links.external[0]?.url}`;
   if (r.status === 'not-html') return `start page is not HTML (${r.contentType ?? 'no Content-Type'})`;
   return `start page failed: ${r.error ?? 'unknown error'}`;

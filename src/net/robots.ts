@@ -7,6 +7,7 @@
  */
 import robotsParser from 'robots-parser';
 import { compileRules, decide, type RobotsRule } from './robots-match.js';
+import { robotsAnswer } from './failure-rule.js';
 
 export const PRODUCT_TOKEN = 'beebot';
 /** RFC 9309 2.5: crawlers MUST parse at least 500 KiB; we parse exactly that much. */
@@ -50,24 +51,19 @@ export function robotsFromResponse(
   now: number,
 ): RobotsRules {
   const blocked = (reason: string): RobotsRules => ({ kind: 'disallow-all', reason, retryAt: now + ROBOTS_RETRY_MS });
-  if ('error' in outcome) return blocked(`robots.txt unreachable (${outcome.error}): everything disallowed for now`);
-  // RFC 9309 2.3.1.2: past five redirects the file MAY be taken as unavailable, as a 4xx is.
-  if ('unavailable' in outcome) return { kind: 'allow-all', reason: `robots.txt unavailable (${outcome.unavailable}): no rules` };
-  const { status, body } = outcome;
-  if (status >= 200 && status < 300) {
-    // A 2xx without a body (204, or an empty file) has no rules at all.
-    if (body === null || body.length === 0) return { kind: 'allow-all', reason: `robots.txt is empty (HTTP ${status})` };
-    return parseRobotsTxt(origin, body);
+  // What the answer means is net/failure-rule.ts's (RFC 9309): no file, no rules; unreadable, never fail open.
+  const answer = robotsAnswer(outcome);
+  const said = 'error' in outcome ? `unreachable (${outcome.error})` : 'unavailable' in outcome ? `unavailable (${outcome.unavailable})` : `HTTP ${outcome.status}`;
+  if (answer === 'no-file') return { kind: 'allow-all', reason: `robots.txt ${said}: no rules` };
+  if (answer === 'unreadable') {
+    // a 3xx reaching us had no Location
+    const redirect = 'status' in outcome && outcome.status >= 300 && outcome.status < 400;
+    return blocked(`robots.txt ${redirect ? `redirect not resolved (${said})` : said}: everything disallowed for now`);
   }
-  // 429 is a 4xx, but it is the server asking us to back off, not saying "there is no file":
-  // failing open there would crawl a site that is already struggling (Google treats it as 5xx).
-  if (status === 429) return blocked('robots.txt HTTP 429: everything disallowed for now');
-  // RFC 9309 2.3.1.3: 4xx (401 and 403 included) means "unavailable", and the crawler MAY access any resource.
-  if (status >= 400 && status < 500) return { kind: 'allow-all', reason: `robots.txt HTTP ${status}: no rules` };
-  // RFC 9309 2.3.1.4: server errors MUST be taken as complete disallow. A 3xx reaching us had no
-  // Location: we never fail open on a file we could not read.
-  if (status >= 300 && status < 400) return blocked(`robots.txt redirect not resolved (HTTP ${status}): everything disallowed for now`);
-  return blocked(`robots.txt HTTP ${status}: everything disallowed for now`);
+  const { status, body } = outcome as { status: number; body: Buffer | null };
+  // A 2xx without a body (204, or an empty file) has no rules at all.
+  if (body === null || body.length === 0) return { kind: 'allow-all', reason: `robots.txt is empty (HTTP ${status})` };
+  return parseRobotsTxt(origin, body);
 }
 
 /**

@@ -6,7 +6,7 @@ import { settleInternal, type LinkSettings } from '../page/final-links.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { SitemapPage } from '../pull/sitemap-found.js';
 import { FetchError, type HttpResponse } from './http.js';
-import { isTransient } from './transient.js';
+import { failsForNow } from './failure-rule.js';
 
 /** Sitemap files asked for per site at most (an index and its sitemaps, found or not), and page URLs taken from them. */
 export const MAX_SITEMAP_FILES = 50;
@@ -109,9 +109,9 @@ function httpUrl(s: string, base: string): string | null {
   }
 }
 
-/** Why a sitemap file was not read (one line), and whether that may pass (transient.ts: network, timeout, 5xx, 429). */
+/** Why a sitemap file was not read (one line), and whether that may pass (failure-rule.ts: network, timeout, 5xx, 429). */
 type Unread = { why: string; forNow: boolean };
-const unread = (why: string, httpStatus: number | null = null): Unread => ({ why, forNow: isTransient({ status: 'error', httpStatus, error: why }) });
+const unread = (why: string, httpStatus: number | null = null): Unread => ({ why, forNow: failsForNow({ status: 'error', httpStatus, error: why }) });
 
 /** A sitemap file's body, following at most 5 redirects; or why not. */
 async function fetchFile(url: string, get: GetFile): Promise<{ body: Uint8Array } | Unread> {

@@ -22,15 +22,6 @@ export function waitedOut(now: number, lastProgressAt: number, patience: number)
   return now - lastProgressAt >= patience;
 }
 
-/**
- * Whether a page that used up its attempts may become a permanent error now: only in a run that
- * reached some server. When nothing answers, the network or a proxy is the likelier fault, not the
- * page. retry-span 0 asks for every failure to be final at once, and gets it.
- */
-export function mayFailForGood(reachedInRun: boolean, retrySpanMs: number): boolean {
-  return reachedInRun || retrySpanMs === 0;
-}
-
 /** What a waiting run knows: how many sites fail, why (failureCause), the next try, when it gives up. */
 export interface WaitState {
   sites: number;

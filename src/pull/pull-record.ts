@@ -58,7 +58,7 @@ export interface PullResult {
   note: string | null;
   /** The site's start page failed: mark the whole site not-available with this reason. */
   unavailable: string | null;
-  /** The site's pages failed in a row on its host after this pull (net/transient.ts); absent: unchanged. */
+  /** The site's pages failed in a row on its host after this pull (net/failure-rule.ts); absent: unchanged. */
   siteFailures?: number;
 }
 

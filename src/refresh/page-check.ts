@@ -12,7 +12,7 @@ import type { Settings } from '../store/settings.js';
 import type { Validators } from '../net/fetch-page.js';
 import { HostGate } from '../net/host-gate.js';
 import { PageReader } from '../net/page-reader.js';
-import { isTransient } from '../net/transient.js';
+import { failsForNow } from '../net/failure-rule.js';
 import { realClock, type Clock } from '../time/clock.js';
 import { refreshAction } from './action.js';
 import { changedChars, LINK_CHARS } from './content-value.js';
@@ -138,7 +138,7 @@ export class PageChecker {
     this.hostsLog.state(host, hs.delayMs, hs.failures, hs.pausedUntil);
 
     const status = f.response?.status ?? null;
-    if (isTransient({ status: 'error', httpStatus: status, error: f.error })) {
+    if (failsForNow({ status: 'error', httpStatus: status, error: f.error })) {
       if (this.reached === 0) return { unreached: true, error: f.error, httpStatus: status, retryAt: this.clock.now() + this.gate.waitMs(host) };
     } else {
       this.reached++;

@@ -6,6 +6,7 @@ import { defaults, type Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
 import type { WebGraph } from './web-graph.js';
 import { ReplayStore, type ReplayPull } from './replay-store.js';
+import { consequence, outcomeOf } from '../net/failure-rule.js';
 
 export interface ReplayOptions {
   policy: Policy;
@@ -66,8 +67,9 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
     state.history.push(id);
     state.inFlight.set(id, page.id);
     const pull = store.pull(page, order);
-    // A start page that gives no HTML page makes its site Not Available (crawler.ts, startPageProblem).
-    if (page.level === 0 && pull.status !== 'done') site.unavailable = `start page: ${pull.status} ${pull.http ?? ''}`;
+    // A start page that gives no HTML page makes its site Not Available (net/failure-rule.ts, as the crawl).
+    const outcome = outcomeOf({ status: pull.status, httpStatus: pull.http, error: null });
+    if (page.level === 0 && consequence(outcome).site !== 'nothing') site.unavailable = `start page: ${pull.status} ${pull.http ?? ''}`;
     state.record(site, page.url, { status: pull.status, httpStatus: pull.http }, pull.urls);
     state.inFlight.delete(id);
     choice.forget(id);

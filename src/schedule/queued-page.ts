@@ -15,7 +15,7 @@ export interface FrontierPage {
   siteId: number;
   url: string;
   level: number;
-  /** failed attempts so far, and when the first failed (epoch ms): see net/transient.ts; absent: none */
+  /** failed attempts so far, and when the first failed (epoch ms): see net/failure-rule.ts; absent: none */
   attempts?: number;
   firstFailedAt?: number | null;
   /** anchor text of the link that queued it, and what the order keeps with it (ordered crawls only) */

@@ -23,7 +23,7 @@ export class Frontier {
    */
   constructor(db: Db, private ordered = false, shared = false) {
     // shared (PostgreSQL, several workers): pages another worker holds a live lease on are not next
-    // A page that failed for now waits until its retry_at (net/transient.ts); few do, so the
+    // A page that failed for now waits until its retry_at (net/failure-rule.ts); few do, so the
     // index scan in breadth-first order just passes over them.
     const due = 'AND (retry_at IS NULL OR retry_at <= ?)';
     const tried = 'attempts, first_failed_at AS firstFailedAt';
@@ -57,7 +57,7 @@ export class Frontier {
   }
 }
 
-/** A new run: every page that failed for now is due again (its attempts stay: net/transient.ts). */
+/** A new run: every page that failed for now is due again (its attempts stay: net/failure-rule.ts). */
 export function dueAgain(db: Db): void {
   db.prepare(`UPDATE pages SET retry_at = NULL WHERE retry_at IS NOT NULL`).run();
 }

@@ -134,7 +134,7 @@ export function pullStatements(db: Db) {
          deepest = ${greatest(db, 'coalesce(deepest, -1)', '?')}, unavailable = coalesce(?, unavailable),
          unavailable_at = coalesce(unavailable_at, ?), failures = coalesce(?, failures) WHERE id = ?`,
     ),
-    // A page that failed for now stays queued (net/transient.ts); the site's failures in a row.
+    // A page that failed for now stays queued (net/failure-rule.ts); the site's failures in a row.
     defer: db.prepare(`UPDATE pages SET attempts = ?, first_failed_at = ?, retry_at = ? WHERE id = ? AND status = 'queued'`),
     // a held origin's queued pages of one site ('\\' escapes LIKE's wildcards in the origin)
     putOff: db.prepare(
