@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Db } from '../db/db.js';
 import { dbWaitMs } from '../db/db-wait.js';
 import { createAnalyser, type Analyser } from '../page/analyser.js';
-import type { SiteScope } from '../page/classify.js';
+import type { SiteScope } from '../page/link-fate.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { FrontierPage } from '../schedule/queued-page.js';
 import { loadParamRules } from '../store/param-rules.js';
