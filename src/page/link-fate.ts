@@ -104,3 +104,21 @@ export function settleInternal(links: FoundLinks['internal'], scope: SiteScope, 
     if (ext) l.hold = { status: 'file', note: ext };
   }
 }
+
+/**
+ * What a key's query strings are counted under for the 'query-variants' trap: its path up to and
+ * with the '?'; null when it has no query string (never that trap).
+ */
+export function variantPath(key: string): string | null {
+  const q = key.indexOf('?');
+  return q < 0 ? null : key.slice(0, q + 1);
+}
+
+/**
+ * A link new to the store whose path has `counted` distinct query strings already (stored, and
+ * new on the same page before it) is a trap once that reaches `max` (max-query-variants): a
+ * calendar or a faceted search spells one page a thousand ways.
+ */
+export function queryVariantFate(counted: number, max: number): Hold | undefined {
+  return counted >= max ? { status: 'trap', note: 'query-variants' } : undefined;
+}
