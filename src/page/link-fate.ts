@@ -7,6 +7,7 @@ import { skippedExtension, type SkipExtensions } from '../url/file-links.js';
 import { canonicalLink } from '../params/canonical.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { FoundLinks, Hold } from './found-links.js';
+import type { ClassTally, DeadEnds } from '../schedule/dead-ends.js';
 
 /**
  * A link's fate, decided here and nowhere else: the crawl and the store only record what these
@@ -121,4 +122,51 @@ export function variantPath(key: string): string | null {
  */
 export function queryVariantFate(counted: number, max: number): Hold | undefined {
   return counted >= max ? { status: 'trap', note: 'query-variants' } : undefined;
+}
+
+/** What robots.txt says of a URL, as the crawl read it (net/robots-cache.ts). */
+export type RobotsWord =
+  | { kind: 'allow' }
+  | { kind: 'deny'; reason: string }
+  /** robots.txt could not be read: nothing of this origin may be fetched until `until` (ms). */
+  | { kind: 'wait'; until: number; reason: string };
+
+/** A queued page stored and never pulled, and why. */
+export interface Skip {
+  status: 'skipped' | 'robots-denied';
+  note: string;
+}
+
+/** What the crawl knows of a queued page when it is picked. */
+export interface AtPick {
+  /** the tallies of its link classes in its site (schedule/dead-ends.ts), and the failed pulls with no page that make a dead end (null: never) */
+  deadEnds?: { tallies: readonly ClassTally[]; limit: number | null };
+  /** robots.txt's word on its URL */
+  robots?: RobotsWord;
+}
+
+/**
+ * A queued page's fate when it is picked: robots-denied when robots.txt disallows it, skipped
+ * when one of its classes is a dead end (`limit` failed pulls, 4xx or not HTML, and never an HTML
+ * page: translations never built, other versions of the docs), else null: fetch it. An unreadable
+ * robots.txt is no fate: the page waits, a failure for now.
+ */
+export function pickedFate(at: AtPick): Skip | null {
+  if (at.robots?.kind === 'deny') return { status: 'robots-denied', note: at.robots.reason };
+  const d = at.deadEnds;
+  if (d && d.limit !== null) {
+    for (const c of d.tallies) if (c.good === 0 && c.bad >= d.limit) return { status: 'skipped', note: `dead end: ${c.bad} failed pulls and no page in ${c.cls}` };
+  }
+  return null;
+}
+
+/** A fetch's next redirect hop as robots.txt has it: refused unless allowed (an unreadable file refuses it too). */
+export function hopFate(robots: RobotsWord): 'robots-denied' | null {
+  return robots.kind === 'allow' ? null : 'robots-denied';
+}
+
+/** pickedFate for a page as it comes up in its site's queue (schedule/page-choice.ts), from the dead ends the crawl state tallies. */
+export function queuedFate(page: { siteId: number; url: string }, state: { deadEnds: DeadEnds }): Skip | null {
+  const d = state.deadEnds;
+  return pickedFate({ deadEnds: { tallies: d.tallies(page.siteId, page.url), limit: d.limit } });
 }
