@@ -14,7 +14,7 @@ import { htmlBody, toPullResult } from '../src/net/pull-result.js';
 import { analysePage } from '../src/page/analyse.js';
 import { finalLinks } from '../src/page/final-links.js';
 import { CUE_KINDS } from '../src/schedule/links/cues.js';
-import type { SiteScope } from '../src/page/classify.js';
+import type { SiteScope } from '../src/page/link-fate.js';
 import { buildGraph } from '../src/replay/graph-build.js';
 import { loadGraph, saveGraph, type WebGraph } from '../src/replay/web-graph.js';
 import { defaults } from '../src/store/settings.js';

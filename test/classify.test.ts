@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAD_RAW_CHARS, classifyLink, MAX_LINK_CHARS, type SiteScope } from '../src/page/classify.js';
+import { BAD_RAW_CHARS, linkFate, MAX_LINK_CHARS, type SiteScope } from '../src/page/link-fate.js';
 import { siteIdentity, siteRule, type Scope } from '../src/url/scope.js';
 
 const site = (host: string, scope: Scope = 'host', mode: SiteScope['mode'] = 'standard'): SiteScope => ({
@@ -7,7 +7,7 @@ const site = (host: string, scope: Scope = 'host', mode: SiteScope['mode'] = 'st
   nested: [],
   mode,
 });
-const kind = (href: string, base: string, s: SiteScope): string => classifyLink(href, base, s).kind;
+const kind = (href: string, base: string, s: SiteScope): string => linkFate(href, base, s).kind;
 
 describe('siteIdentity', () => {
   it.each([
@@ -35,7 +35,7 @@ describe('siteIdentity', () => {
   });
 });
 
-describe('classifyLink: internal / external', () => {
+describe('linkFate: internal / external', () => {
   const spbu = site('spbu.ru');
 
   it('www and bare host are the same site under host scope', () => {
@@ -72,16 +72,16 @@ describe('classifyLink: internal / external', () => {
   });
 
   it('resolves relative links against the base and returns url and key', () => {
-    expect(classifyLink(' ../c/D.html#s ', 'https://www.spbu.ru/a/b/', site('spbu.ru', 'host', 'paper'))).toEqual({
+    expect(linkFate(' ../c/D.html#s ', 'https://www.spbu.ru/a/b/', site('spbu.ru', 'host', 'paper'))).toEqual({
       kind: 'internal',
       url: 'https://www.spbu.ru/a/c/D.html',
       key: 'http://spbu.ru/a/c/d.html',
     });
-    expect(classifyLink('?p=2', 'https://spbu.ru/list', spbu)).toMatchObject({ url: 'https://spbu.ru/list?p=2' });
+    expect(linkFate('?p=2', 'https://spbu.ru/list', spbu)).toMatchObject({ url: 'https://spbu.ru/list?p=2' });
   });
 
   it("'#frag' alone is the same page", () => {
-    expect(classifyLink('#top', 'https://spbu.ru/page?x=1', spbu)).toEqual({
+    expect(linkFate('#top', 'https://spbu.ru/page?x=1', spbu)).toEqual({
       kind: 'internal',
       url: 'https://spbu.ru/page?x=1',
       key: 'http://spbu.ru/page?x=1',
@@ -89,11 +89,11 @@ describe('classifyLink: internal / external', () => {
   });
 
   it('protocol-relative links keep the base scheme and are external elsewhere', () => {
-    expect(classifyLink('//other.org/x', 'https://spbu.ru/', spbu)).toMatchObject({ kind: 'external', url: 'https://other.org/x' });
+    expect(linkFate('//other.org/x', 'https://spbu.ru/', spbu)).toMatchObject({ kind: 'external', url: 'https://other.org/x' });
   });
 });
 
-describe('classifyLink: bad links', () => {
+describe('linkFate: bad links', () => {
   const s = site('spbu.ru');
   it.each([
     ['javascript:void(0)', 'javascript'],
@@ -115,23 +115,23 @@ describe('classifyLink: bad links', () => {
     ['about:blank', 'unsupported-scheme'],
     ['skype:someone?call', 'unsupported-scheme'],
   ])('%j → %s', (href, reason) => {
-    expect(classifyLink(href, 'https://spbu.ru/', s)).toEqual({ kind: 'bad', raw: href, reason });
+    expect(linkFate(href, 'https://spbu.ru/', s)).toEqual({ kind: 'bad', raw: href, reason });
   });
 
   it('a URL longer than 8,192 characters is too-long, also when percent-encoding makes it so; the stored text of a bad link is cut at 2,048', () => {
     const at = (n: number) => `https://spbu.ru/${'a'.repeat(n - 16)}`;
     expect(at(MAX_LINK_CHARS)).toHaveLength(MAX_LINK_CHARS);
-    expect(classifyLink(at(MAX_LINK_CHARS), 'https://spbu.ru/', s).kind).toBe('internal');
-    expect(classifyLink(at(MAX_LINK_CHARS + 1), 'https://spbu.ru/', s)).toMatchObject({ kind: 'bad', reason: 'too-long' });
-    expect(classifyLink(`https://other.example/${'a'.repeat(MAX_LINK_CHARS)}`, 'https://spbu.ru/', s)).toEqual({
+    expect(linkFate(at(MAX_LINK_CHARS), 'https://spbu.ru/', s).kind).toBe('internal');
+    expect(linkFate(at(MAX_LINK_CHARS + 1), 'https://spbu.ru/', s)).toMatchObject({ kind: 'bad', reason: 'too-long' });
+    expect(linkFate(`https://other.example/${'a'.repeat(MAX_LINK_CHARS)}`, 'https://spbu.ru/', s)).toEqual({
       kind: 'bad', raw: `https://other.example/${'a'.repeat(BAD_RAW_CHARS - 22)}…`, reason: 'too-long',
     });
     const cyrillic = `/${'я'.repeat(1500)}`; // 1,501 characters, 9,001 once percent-encoded
-    expect(classifyLink(cyrillic, 'https://spbu.ru/', s)).toEqual({ kind: 'bad', raw: cyrillic, reason: 'too-long' });
+    expect(linkFate(cyrillic, 'https://spbu.ru/', s)).toEqual({ kind: 'bad', raw: cyrillic, reason: 'too-long' });
     const uri = `data:image/png;base64,${'A'.repeat(300_000)}`;
-    expect(classifyLink(uri, 'https://spbu.ru/', s)).toEqual({ kind: 'bad', raw: `${uri.slice(0, BAD_RAW_CHARS)}…`, reason: 'data' });
+    expect(linkFate(uri, 'https://spbu.ru/', s)).toEqual({ kind: 'bad', raw: `${uri.slice(0, BAD_RAW_CHARS)}…`, reason: 'data' });
     // not half of a character outside the BMP
     const emoji = `mailto:${'x'.repeat(BAD_RAW_CHARS - 8)}${'😀'.repeat(10)}`;
-    expect((classifyLink(emoji, 'https://spbu.ru/', s) as { raw: string }).raw).toBe(`${emoji.slice(0, BAD_RAW_CHARS - 1)}…`);
+    expect((linkFate(emoji, 'https://spbu.ru/', s) as { raw: string }).raw).toBe(`${emoji.slice(0, BAD_RAW_CHARS - 1)}…`);
   });
 });

@@ -50,7 +50,6 @@ describe('outcomeOf: which row a pull is', () => {
     ['a 404 at a host that asked to wait: the page answered', { ...error('HTTP 404', 404), askedToWait: true }, 'page-error'],
     ['robots.txt unreadable', { ...error('robots.txt HTTP 502: everything disallowed for now'), robots: 'unreadable' }, 'robots-unreadable'],
     ['robots.txt unreadable at a host that asked to wait', { ...error('robots.txt HTTP 503: everything disallowed for now'), robots: 'unreadable', askedToWait: true }, 'retry-after-long'],
-    ['robots.txt disallows', { ...error(null), robots: 'denied' }, 'robots-denied'],
     ['a certificate not trusted', error('certificate not trusted: self-signed certificate in chain'), 'certificate'],
     ['an expired certificate', error('certificate expired on Jan  1 00:00:00 2020 GMT'), 'certificate'],
     ["robots.txt's certificate", { ...error('robots.txt unreachable (certificate is for other.test): everything disallowed for now'), robots: 'unreadable' }, 'certificate'],
@@ -72,7 +71,6 @@ describe('consequence: what an outcome means for the page, its host and its site
     ['retry-after-long', {}, { page: 'failed-for-now', host: 'held-for-run', site: 'not-available-in-run', hold: 'asked-to-wait' }],
     ['robots-unreadable', {}, { page: 'failed-for-now', host: 'held-until', site: 'not-available-if-past-run', hold: 'robots' }],
     ['robots-no-file', {}, { page: 'fetched', host: 'nothing', site: 'nothing', hold: null }],
-    ['robots-denied', {}, { page: 'unfetched', host: 'nothing', site: 'nothing', hold: null }],
     ['certificate', {}, { page: 'put-off', host: 'held-for-run', site: 'not-available-in-run', hold: 'certificate' }],
     // escalations of a failure for now
     ['network-error', { retriesSpent: true }, { page: 'error', host: 'backs-off', site: 'not-available', hold: null }],

@@ -2,8 +2,8 @@
 // the link settings in, the links the store keeps out (no crawl, no database, no network).
 import { describe, expect, it } from 'vitest';
 import { analyseJob, type FinalPage } from '../src/page/analyse.js';
-import type { SiteScope } from '../src/page/classify.js';
-import { linkKey, type LinkSettings } from '../src/page/final-links.js';
+import type { LinkSettings, SiteScope } from '../src/page/link-fate.js';
+import { linkKey } from '../src/page/final-links.js';
 import type { ParamRule, SiteParamRules } from '../src/params/rules.js';
 import { defaultSkipExtensions } from '../src/url/file-links.js';
 import { siteRule } from '../src/url/scope.js';

@@ -17,6 +17,38 @@ const DIALECT = /\bdialect\(|\.kind\s*[!=]==\s*'(pg|sqlite)'|\bkind\s*===?\s*'pg
 const codeLines = (text: string): string[] =>
   text.replace(/\/\*[\s\S]*?\*\//g, '').split('\n').map((l) => l.replace(/(^|\s)\/\/.*$/, ''));
 
+/** The one file that decides a link's fate; the crawl and the store record what it returns. */
+const FATE_HOME = 'page/link-fate.ts';
+/**
+ * What makes a link's fate, in code: the rules it is decided by (their definitions aside), and the
+ * fate values (a hold, a skip, a bad link, a query trap, robots.txt's refusal) as values, not types.
+ */
+const FATE_MADE: readonly (readonly [string, RegExp])[] = [
+  ['a rule of the fate called', /(?<!function\s+)\b(siteVerdict|urlTrap|skippedExtension)\(/],
+  ['a hold or a skip built', /\bstatus:\s*'(trap|file|ignored|excluded|skipped|robots-denied)'\s*[,}]/],
+  ['a bad link built', /\bkind:\s*'bad'\s*[,}]/],
+  ['the query trap named', /'query-variants'/],
+  ['a dead end named', /[`'"]dead end\b/],
+  ["robots.txt's refusal named", /(?<!\|\s*)'robots-denied'(?!\s*\|)/],
+];
+/**
+ * Where a rule of the fate is called outside its home, and why: the migration that gives stored
+ * pages to the sites nested in their bounds runs on the database floor, below the page floor, and
+ * holds the pages a new owner's patterns leave out by the scope rule itself (url/scope.ts).
+ */
+const FATE_ELSEWHERE: ReadonlyMap<string, RegExp> = new Map([['db/page-owners.ts', /\bsiteVerdict\(/]]);
+
+/** Each line outside the fate's home that makes a fate, as "path:line: what: code". */
+function fateMadeElsewhere(files: readonly { path: string; text: string }[]): string[] {
+  return files
+    .filter((f) => f.path !== FATE_HOME)
+    .flatMap((f) =>
+      codeLines(f.text).flatMap((l, i) =>
+        FATE_MADE.filter(([, re]) => re.test(l) && !FATE_ELSEWHERE.get(f.path)?.test(l)).map(([what]) => `${f.path}:${i + 1}: ${what}: ${l.trim()}`),
+      ),
+    );
+}
+
 describe('floors', () => {
   it('every folder under src sits on a floor', () => {
     const unplaced = [...new Set(sources.map((f) => folderOf(f.path)))].filter((d) => floorOf(d) < 0);
@@ -70,6 +102,38 @@ describe('floors', () => {
       .filter((f) => !SQL_HOMES.some((h) => f.path.startsWith(h)))
       .flatMap((f) => codeLines(f.text).flatMap((l, i) => (SQL.test(l) ? [`${f.path}:${i + 1}: ${l.trim()}`] : [])));
     expect(stray).toEqual([]);
+  });
+
+  it("a link's fate is decided in page/link-fate.ts alone: no other file calls its rules or builds its values", () => {
+    expect(sources.some((f) => f.path === FATE_HOME)).toBe(true);
+    expect(fateMadeElsewhere(sources)).toEqual([]);
+  });
+
+  it('a file that decides a fate on its own is caught, whatever the fate', () => {
+    const planted = [
+      { path: 'store/pull-writer.ts', text: "const hold = n >= max ? { status: 'trap', note: 'query-variants' } : undefined;\n" },
+      { path: 'crawl/crawler.ts', text: "if (robots.kind === 'deny') writer.skip(page, 'robots-denied', robots.reason);\n" },
+      { path: 'schedule/page-choice.ts', text: "if (dead) return { status: 'skipped', note: why };\n" },
+      { path: 'net/sitemaps.ts', text: "if (siteVerdict(u, rule, []).kind === 'held') l.hold = { status: 'excluded', note };\n" },
+      { path: 'net/fetch-page.ts', text: "if (!u) return { kind: 'bad', raw, reason: 'unparseable' };\nconst t = urlTrap(url);\n" },
+      { path: 'db/page-owners.ts', text: "const t = skippedExtension(url, skip);\n" },
+      { path: 'schedule/dead-ends.ts', text: "if (n.good === 0 && n.bad >= this.limit) return `dead end: ${n.bad} failed pulls`;\n" },
+    ];
+    expect(fateMadeElsewhere(planted)).toEqual([
+      "store/pull-writer.ts:1: a hold or a skip built: const hold = n >= max ? { status: 'trap', note: 'query-variants' } : undefined;",
+      "store/pull-writer.ts:1: the query trap named: const hold = n >= max ? { status: 'trap', note: 'query-variants' } : undefined;",
+      "crawl/crawler.ts:1: robots.txt's refusal named: if (robots.kind === 'deny') writer.skip(page, 'robots-denied', robots.reason);",
+      "schedule/page-choice.ts:1: a hold or a skip built: if (dead) return { status: 'skipped', note: why };",
+      "net/sitemaps.ts:1: a rule of the fate called: if (siteVerdict(u, rule, []).kind === 'held') l.hold = { status: 'excluded', note };",
+      "net/sitemaps.ts:1: a hold or a skip built: if (siteVerdict(u, rule, []).kind === 'held') l.hold = { status: 'excluded', note };",
+      "net/fetch-page.ts:1: a bad link built: if (!u) return { kind: 'bad', raw, reason: 'unparseable' };",
+      'net/fetch-page.ts:2: a rule of the fate called: const t = urlTrap(url);',
+      'db/page-owners.ts:1: a rule of the fate called: const t = skippedExtension(url, skip);',
+      'schedule/dead-ends.ts:1: a dead end named: if (n.good === 0 && n.bad >= this.limit) return `dead end: ${n.bad} failed pulls`;',
+    ]);
+    // types naming the fates are no decision; the rules' own definitions neither
+    const types = [{ path: 'pull/pull-record.ts', text: "export type SkipStatus = 'robots-denied' | 'trap' | 'file' | 'skipped';\nexport function urlTrap(href: string) {}\n  skip(page: P, status: 'skipped' | 'robots-denied', why: string): void;\n" }];
+    expect(fateMadeElsewhere(types)).toEqual([]);
   });
 
   it('the SQL dialect is chosen in src/db only', () => {

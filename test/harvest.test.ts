@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../fixtures/listen.js';
 import { DeadEnds, linkClasses, pullOutcome } from '../src/schedule/dead-ends.js';
+import { queuedFate } from '../src/page/link-fate.js';
 import { defaultSkipExtensions, skippedExtension } from '../src/url/file-links.js';
 import { urlKey } from '../src/url/url.js';
 import { PullWriter } from '../src/store/pull-writer.js';
@@ -233,6 +234,9 @@ function pull(id: number, url: string, internal: string[], external: string[]): 
   };
 }
 
+/** Why a queued page of the site is skipped as a dead end (page/link-fate.ts over the tallies), or null. */
+const deadEnd = (d: DeadEnds, siteId: number, url: string): string | null => queuedFate({ siteId, url }, { deadEnds: d })?.note ?? null;
+
 describe('dead ends', () => {
   it('classes a link by directory, extension and double extension', () => {
     expect(linkClasses('http://h/doc/learning/index.ja.html')).toEqual(['dir /doc/learning/', '*.html', '*.ja.html']);
@@ -245,17 +249,17 @@ describe('dead ends', () => {
     const d = new DeadEnds(3);
     d.record(1, 'http://h/m/index.html', 'page');
     for (const f of ['a', 'b']) d.record(1, `http://h/m/${f}.ja.html`, 'dead');
-    expect(d.verdict(1, 'http://h/m/c.ja.html')).toBeNull(); // two are not enough
+    expect(deadEnd(d, 1, 'http://h/m/c.ja.html')).toBeNull(); // two are not enough
     d.record(1, 'http://h/m/c.ja.html', 'dead');
     d.record(1, 'http://h/m/d.ja.html', 'other'); // a network error or 5xx says nothing of the link
-    expect(d.verdict(1, 'http://h/m/e.ja.html')).toBe('dead end: 3 failed pulls and no page in *.ja.html');
-    expect(d.verdict(1, 'http://h/m/e.fr.html')).toBeNull(); // dir /m/ and *.html gave a page
-    expect(d.verdict(2, 'http://h/m/e.ja.html')).toBeNull(); // per site
+    expect(deadEnd(d, 1, 'http://h/m/e.ja.html')).toBe('dead end: 3 failed pulls and no page in *.ja.html');
+    expect(deadEnd(d, 1, 'http://h/m/e.fr.html')).toBeNull(); // dir /m/ and *.html gave a page
+    expect(deadEnd(d, 2, 'http://h/m/e.ja.html')).toBeNull(); // per site
     for (const f of ['x', 'y', 'z']) d.record(1, `http://h/v4/api/${f}.html`, 'dead');
-    expect(d.verdict(1, 'http://h/v4/api/net.html')).toBe('dead end: 3 failed pulls and no page in dir /v4/api/');
+    expect(deadEnd(d, 1, 'http://h/v4/api/net.html')).toBe('dead end: 3 failed pulls and no page in dir /v4/api/');
     const off = new DeadEnds(null);
     for (const f of ['x', 'y', 'z', 'w']) off.record(1, `http://h/v4/${f}.ly`, 'dead');
-    expect(off.verdict(1, 'http://h/v4/q.ly')).toBeNull();
+    expect(deadEnd(off, 1, 'http://h/v4/q.ly')).toBeNull();
   });
 
   it('a pull is a page, a dead link (4xx, not HTML) or neither', () => {

@@ -9,6 +9,7 @@ import { createDispatcher, httpGet, type HttpOptions } from '../src/net/http.js'
 import { Scheduler } from '../src/schedule/scheduler.js';
 import type { SiteQueues } from '../src/schedule/page-choice.js';
 import type { FrontierPage } from '../src/schedule/queued-page.js';
+import { queuedFate } from '../src/page/link-fate.js';
 import { defaults } from '../src/store/settings.js';
 import { listenLoopback } from '../fixtures/listen.js';
 
@@ -60,7 +61,7 @@ describe('a site whose host is held', () => {
         putOff.push([p.id, at]);
       },
     };
-    scheduler.open(queues, () => 0, true, held);
+    scheduler.open(queues, queuedFate, () => 0, true, held);
     expect(scheduler.choice.pageFor(1)?.url).toBe('http://www.k.test/p1');
     expect(putOff).toEqual([[1, 5_000]]);
     expect(scheduler.choice.siteCounts()).toMatchObject({ crawling: 1, exhausted: 0 });

@@ -27,6 +27,7 @@ import { counted } from '../markup/counted.js';
 import { clockTime, failureCause, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
 import { HostHolds } from '../net/host-holds.js';
 import { certificateIn } from '../net/certificate.js';
+import { pickedFate, queuedFate } from '../page/link-fate.js';
 
 export type { SiteCounts } from '../schedule/page-choice.js';
 
@@ -194,7 +195,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     },
     putOff: (page: FrontierPage, at: number) => writer.putOffOrigin(page.siteId, new URL(page.url).origin, at),
   };
-  scheduler.open(queues, (host) => coordinator.hostWait(host), solo, held);
+  scheduler.open(queues, queuedFate, (host) => coordinator.hostWait(host), solo, held);
   const { state, choice } = scheduler;
   o.onStart?.({ totalPulls: state.totalPulls, distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: () => choice.siteCounts() });
   // A worker's error (a full disk) stops the others before the reader closes: left running, they
@@ -350,8 +351,9 @@ class CrawlRun {
     const host = new URL(page.url).host;
     const robots = await this.reader.robots(page.url, o.signal);
     if (robots === 'aborted') return false;
-    if (robots.kind === 'deny') {
-      writer.skip(page, 'robots-denied', robots.reason);
+    const fate = pickedFate({ robots });
+    if (fate) {
+      writer.skip(page, fate.status, fate.note);
       this.choice.forget(site.id);
       return false;
     }

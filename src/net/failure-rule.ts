@@ -20,18 +20,16 @@ export type Outcome =
   | 'retry-after-long'
   | 'robots-unreadable'
   | 'robots-no-file'
-  | 'robots-denied'
   | 'certificate'
   /** escalations of a failure for now, applied on top of it (consequence) */
   | 'retries-spent'
   | 'failures-in-a-row';
 
 /**
- * fetched: asked as if robots.txt said nothing; stored: stored as fetched; unfetched: stored, never
- * asked; error: its own error, for good; failed-for-now: stays queued, the attempt counted, asked
+ * fetched: asked as if robots.txt said nothing; stored: stored as fetched; error: its own error, for good; failed-for-now: stays queued, the attempt counted, asked
  * again; put-off: stays queued, no attempt counted (nothing was asked of it).
  */
-export type PageFate = 'fetched' | 'stored' | 'unfetched' | 'error' | 'failed-for-now' | 'put-off';
+export type PageFate = 'fetched' | 'stored' | 'error' | 'failed-for-now' | 'put-off';
 
 /**
  * nothing: untouched; answered: the host answered, its failures in a row end (and a hold that runs
@@ -89,7 +87,6 @@ export const FAILURE_RULES: readonly FailureRow[] = [
   { outcome: 'retry-after-long', when: '429/503 with a `Retry-After` longer than `max-backoff`', ...FOR_NOW, host: 'held-for-run', site: 'not-available-in-run', hold: 'asked-to-wait', again: 'when the server said, by the next crawl' },
   { outcome: 'robots-unreadable', when: 'robots.txt unreadable (network error, timeout, 5xx, 429, a redirect without Location)', ...FOR_NOW, host: 'held-until', hold: 'robots', again: "when the file is asked for again, after the host's back-off" },
   { outcome: 'robots-no-file', when: 'robots.txt missing (4xx) or more than 5 redirects', page: 'fetched', host: 'nothing', site: 'nothing', hold: null, again: '—' },
-  { outcome: 'robots-denied', when: 'robots.txt disallows the page', page: 'unfetched', host: 'nothing', site: 'nothing', hold: null, again: 'no' },
   {
     outcome: 'certificate',
     when: 'TLS certificate not accepted (`certificate not trusted: self-signed certificate in chain`, `certificate expired on …`, `certificate is for other.host`)',
@@ -112,7 +109,6 @@ export const FAILURE_RULES: readonly FailureRow[] = [
 const PAGE_WORDS: Record<PageFate, string> = {
   fetched: 'fetched, as if there were no robots.txt',
   stored: 'stored',
-  unfetched: 'stored unfetched (`robots-denied`)',
   error: 'its own `error`, for good',
   'failed-for-now': 'failed for now: stays queued, an attempt counted',
   'put-off': 'put off: stays queued, no attempt counted',
@@ -178,8 +174,8 @@ export interface PullFacts {
   status: string;
   httpStatus: number | null;
   error: string | null;
-  /** robots.txt's word on the page: denied (its rules disallow it), unreadable (disallowed for now) */
-  robots?: 'denied' | 'unreadable' | null;
+  /** robots.txt unreadable: the page is disallowed for now (a page its rules disallow is a link's fate, page/link-fate.ts) */
+  robots?: 'unreadable' | null;
   /** the host asked not to be asked before a time past max-backoff (net/host-gate.ts closedUntil) */
   askedToWait?: boolean;
 }
@@ -194,7 +190,6 @@ export function retryableStatus(status: number): boolean {
 
 /** Which row of the table a pull is. */
 export function outcomeOf(p: PullFacts): Outcome {
-  if (p.robots === 'denied') return 'robots-denied';
   if (certificateIn(p.error) !== null) return 'certificate';
   // robots.txt unreadable: the page is disallowed for now (RFC 9309), a failure for now like its host's
   const forNow = p.robots === 'unreadable' ? 'robots-unreadable' : forNowOutcome(p);

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Hop } from '../pull/pull-record.js';
-import { classifyLink, type SiteScope } from '../page/classify.js';
+import { linkFate, type SiteScope } from '../page/link-fate.js';
 import type { HostGate } from './host-gate.js';
 import { FetchError, httpGet, type HttpOptions, type HttpResponse } from './http.js';
 import type { BodyTurn } from './large-bodies.js';
@@ -81,7 +81,7 @@ export async function fetchPage(url: string, ctx: FetchContext): Promise<PageFet
     out.response = res;
     if (!REDIRECTS.has(res.status)) return out;
     if (res.location === null) return fail(`missing-location: HTTP ${res.status} without Location`);
-    const target = classifyLink(res.location, current, ctx.site);
+    const target = linkFate(res.location, current, ctx.site);
     if (target.kind === 'bad') return fail(`bad-redirect: ${res.location.slice(0, 200)}`);
     if (target.kind === 'external') return { ...out, offsite: { url: target.url, key: target.key, host: target.host } };
     if (seen.has(target.url)) return fail(`redirect-loop: ${target.url}`);

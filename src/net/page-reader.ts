@@ -1,10 +1,9 @@
 import type { Dispatcher } from 'undici';
 import { dbWaitMs } from '../db/db-wait.js';
 import { createAnalyser, type Analyser } from '../page/analyser.js';
-import type { SiteScope } from '../page/classify.js';
+import { hopFate, type LinkSettings, type RobotsWord, type SiteScope } from '../page/link-fate.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { FrontierPage } from '../schedule/queued-page.js';
-import type { LinkSettings } from '../page/final-links.js';
 import type { PullResult } from '../pull/pull-record.js';
 import type { SitemapFound } from '../pull/sitemap-found.js';
 import { PageDeadline } from './page-deadline.js';
@@ -14,7 +13,7 @@ import { createDispatcher, FetchError, httpGet, httpOptions, type HttpOptions, t
 import { MAX_SITEMAP_BYTES } from '../markup/sitemap.js';
 import { readSitemaps, SITEMAP_SITE_DEADLINES, sitemapPages } from './sitemaps.js';
 import { failed, htmlBody, toPullResult } from './pull-result.js';
-import { RobotsCache, type OriginRobots, type RobotsVerdict } from './robots-cache.js';
+import { RobotsCache, type OriginRobots } from './robots-cache.js';
 import { HostBusy } from './shared-host-gate.js';
 import { ExternalMemory } from './external-memory.js';
 import { LargeBodies } from './large-bodies.js';
@@ -100,7 +99,7 @@ export class PageReader {
   }
 
   /** robots.txt's word on a URL (allow when the crawl ignores robots.txt); 'aborted': the run was stopped meanwhile. */
-  async robots(url: string, signal: AbortSignal): Promise<RobotsVerdict | 'aborted'> {
+  async robots(url: string, signal: AbortSignal): Promise<RobotsWord | 'aborted'> {
     if (!this.robotsTxt) return { kind: 'allow' };
     try {
       return await this.robotsTxt.verdict(url, signal);
@@ -122,7 +121,7 @@ export class PageReader {
     const deadline = new PageDeadline(s['page-timeout'], dbWaitMs);
     const both = AbortSignal.any([signal, deadline.signal]);
     const robots = this.robotsTxt;
-    const denied = robots ? async (u: string) => ((await robots.verdict(u, both)).kind === 'allow' ? null : 'robots-denied') : undefined;
+    const denied = robots ? async (u: string) => hopFate(await robots.verdict(u, both)) : undefined;
     const turn = this.bodies.claim();
     const ctx: FetchContext = {
       dispatcher: this.dispatcher, http: this.http, gate: this.o.gate, site: scope, maxRedirects: s['max-redirects'], retries: s.retries, signal: both, denied,

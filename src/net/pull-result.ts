@@ -2,7 +2,7 @@ import type { FrontierPage } from '../schedule/queued-page.js';
 import type { PullResult } from '../pull/pull-record.js';
 import type { FinalPage, Unparsed } from '../page/analyse.js';
 import { bytesPrint } from '../page/page-fingerprint.js';
-import type { SiteScope } from '../page/classify.js';
+import type { SiteScope } from '../page/link-fate.js';
 import { linkKey } from '../page/final-links.js';
 import type { PageFetch } from './fetch-page.js';
 import { isHtmlType, looksLikeHtml } from './http.js';

@@ -1,17 +1,12 @@
 import type { Dispatcher } from 'undici';
 import type { HostGate } from './host-gate.js';
 import { FetchError, httpGet, type HttpOptions } from './http.js';
+import type { RobotsWord } from '../page/link-fate.js';
 import { clampCrawlDelay, MAX_ROBOTS_BYTES, robotsFromResponse, robotsUrl, type RobotsRules } from './robots.js';
 
 const MAX_HOPS = 5; // RFC 9309 2.3.1.2: follow at least five redirects
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** What the crawler should do with a URL, as far as robots.txt is concerned. */
-export type RobotsVerdict =
-  | { kind: 'allow' }
-  | { kind: 'deny'; reason: string }
-  /** robots.txt could not be read: nothing of this origin may be fetched until `until` (ms). */
-  | { kind: 'wait'; until: number; reason: string };
 
 export interface OriginRobots {
   origin: string;
@@ -44,7 +39,7 @@ export class RobotsCache {
     private onRules?: (r: OriginRobots) => void,
   ) {}
 
-  async verdict(url: string, signal: AbortSignal): Promise<RobotsVerdict> {
+  async verdict(url: string, signal: AbortSignal): Promise<RobotsWord> {
     const r = await this.rulesFor(new URL(url).origin, signal);
     switch (r.rules.kind) {
       case 'allow-all':

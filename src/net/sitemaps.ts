@@ -1,8 +1,7 @@
 import { MAX_SITEMAP_URLS, readSitemapFile } from '../markup/sitemap.js';
 import { screen } from '../markup/terminal-text.js';
 import { sliceWhole } from '../markup/whole-chars.js';
-import { classifyLink, type SiteScope } from '../page/classify.js';
-import { settleInternal, type LinkSettings } from '../page/final-links.js';
+import { linkFate, settleInternal, type LinkSettings, type SiteScope } from '../page/link-fate.js';
 import type { SiteParamRules } from '../params/rules.js';
 import type { SitemapPage } from '../pull/sitemap-found.js';
 import { FetchError, type HttpResponse } from './http.js';
@@ -144,9 +143,9 @@ async function fetchFile(url: string, get: GetFile): Promise<{ body: Uint8Array 
 export function sitemapPages(read: SitemapRead, scope: SiteScope, s: LinkSettings, params?: SiteParamRules): SitemapPage[] {
   const pages: SitemapPage[] = [];
   for (const p of read.pages) {
-    const c = classifyLink(p.url, p.sitemap, scope);
+    const c = linkFate(p.url, p.sitemap, scope);
     if (c.kind !== 'internal') continue;
-    pages.push(c.held === undefined ? { url: c.url, key: c.key, sitemap: p.sitemap } : { url: c.url, key: c.key, sitemap: p.sitemap, hold: { status: 'excluded', note: c.held } });
+    pages.push(c.hold === undefined ? { url: c.url, key: c.key, sitemap: p.sitemap } : { url: c.url, key: c.key, sitemap: p.sitemap, hold: c.hold });
   }
   settleInternal(pages, scope, s, params);
   return pages;

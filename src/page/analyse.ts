@@ -1,10 +1,10 @@
 import type { FoundLinks } from './found-links.js';
-import { classifyLink, type SiteScope } from './classify.js';
+import { linkFate, type LinkSettings, type SiteScope } from './link-fate.js';
 import { decodeBytes, detectEncoding, type EncodingSource } from './decode.js';
 import { extractLinks, MarkupLimit } from './extract.js';
 import { MAX_BODY_TEXT, type PageText } from './page-text.js';
 import { ContentHash, type PagePrint } from './page-fingerprint.js';
-import { finalLinks, type LinkSettings } from './final-links.js';
+import { finalLinks } from './final-links.js';
 import { resolveHref } from '../url/url.js';
 import { CUE_KINDS, joinCues, linkCues } from '../schedule/links/cues.js';
 import { termCounts } from '../schedule/focus/terms.js';
@@ -33,7 +33,7 @@ export interface FinalPage extends PageLinks {
 
 /**
  * From an HTML page's bytes to its sorted links: detect the encoding, extract, resolve against
- * the first <base href>, classify (analyseJob then makes them final). Pure: the same bytes give
+ * the first <base href>, decide each link's fate (analyseJob then makes them final). Pure: the same bytes give
  * the same links. A UTF-8 page is tokenized as bytes and only what is kept is decoded (see
  * extract.ts).
  */
@@ -60,12 +60,12 @@ export function analysePage(
   const raw: { href: string; tag: string; text: string; rel: string; path?: string; around?: string }[] =
     found.refresh !== null ? [...found.links, { href: found.refresh, tag: 'refresh', text: '', rel: '' }] : found.links;
   for (const l of raw) {
-    const c = classifyLink(l.href, base, site);
+    const c = linkFate(l.href, base, site);
     if (c.kind === 'internal') {
       // A focused crawl scores the link by its cues; they are made here, off the crawl's thread.
       const cues = kinds ? joinCues(linkCues(c.url, l.text, { path: l.path, around: l.around, title: found.title ?? undefined }, kinds)) : undefined;
       const link: FoundLinks['internal'][number] = cues === undefined ? { url: c.url, key: c.key, anchor: l.text } : { url: c.url, key: c.key, anchor: l.text, cues };
-      if (c.held !== undefined) link.hold = { status: 'excluded', note: c.held };
+      if (c.hold !== undefined) link.hold = c.hold;
       links.internal.push(link);
     }
     else if (c.kind === 'external') links.external.push({ url: c.url, key: c.key, host: c.host, anchor: l.text, rel: l.rel, tag: l.tag });
@@ -104,8 +104,8 @@ export interface Unparsed {
 }
 
 /**
- * A page's final links from its bytes, the one place a link's fate is decided: analysed and
- * classified (analysePage), then settled and capped (finalLinks). Pure; run on an analyser thread.
+ * A page's final links from its bytes: analysed, each link's fate decided (link-fate.ts), then
+ * settled and capped (finalLinks). Pure; run on an analyser thread.
  */
 export function analyseJob(job: AnalyseJob): FinalPage | Unparsed {
   try {

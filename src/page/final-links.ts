@@ -1,18 +1,8 @@
 import type { FoundLinks, Hold } from './found-links.js';
-import type { SiteScope } from './classify.js';
-import { urlTrap } from '../url/traps.js';
-import { skippedExtension, type SkipExtensions } from '../url/file-links.js';
+import { settleInternal, type LinkSettings, type SiteScope } from './link-fate.js';
 import { urlKey } from '../url/url.js';
 import { canonicalLink } from '../params/canonical.js';
 import type { SiteParamRules } from '../params/rules.js';
-
-/** The crawl settings a page's links are settled by, under the names the crawl's settings give them. */
-export interface LinkSettings {
-  'max-url-length': number;
-  'max-path-depth': number;
-  'skip-extensions': SkipExtensions;
-  'max-links-per-page': number;
-}
 
 /**
  * What a page's classified links become before they are stored (pure): its internal links settled
@@ -28,39 +18,8 @@ export function finalLinks(links: FoundLinks, scope: SiteScope, s: LinkSettings,
 }
 
 /**
- * What becomes of a page's (or a sitemap's) internal links before they are stored: a link the
- * site's patterns left out stays held; parameter rules first, then: a URL that names no content
- * is ignored, one that does becomes its canonical spelling, which the trap and file checks then
- * see. Changes the links in place.
- */
-export function settleInternal(links: FoundLinks['internal'], scope: SiteScope, s: LinkSettings, params?: SiteParamRules): void {
-  const limits = { maxUrlLength: s['max-url-length'], maxPathDepth: s['max-path-depth'], maxRepeats: 3 };
-  for (const l of links) {
-    if (l.hold) continue;
-    if (params) {
-      const c = canonicalLink(l.url, params, scope.mode, scope.sessionIds);
-      if (c?.kind === 'ignored') {
-        l.hold = { status: 'ignored', note: c.note };
-        continue;
-      }
-      if (c) {
-        l.url = c.url;
-        l.key = c.key;
-      }
-    }
-    const trap = urlTrap(l.url, limits);
-    if (trap) {
-      l.hold = { status: 'trap', note: trap };
-      continue;
-    }
-    const ext = skippedExtension(l.url, s['skip-extensions']);
-    if (ext) l.hold = { status: 'file', note: ext };
-  }
-}
-
-/**
  * The key a URL of the site is stored under: its canonical key under the site's parameter rules
- * when they keep it, else its key as classify gives it (a URL the rules ignore keeps that key).
+ * when they keep it, else its key as linkFate gives it (a URL the rules ignore keeps that key).
  */
 export function linkKey(url: string, scope: SiteScope, params?: SiteParamRules): string {
   const c = params ? canonicalLink(url, params, scope.mode, scope.sessionIds) : null;

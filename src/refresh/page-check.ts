@@ -16,6 +16,7 @@ import { failsForNow } from '../net/failure-rule.js';
 import { realClock, type Clock } from '../time/clock.js';
 import { refreshAction } from './action.js';
 import { changedChars, LINK_CHARS } from './content-value.js';
+import { pickedFate } from '../page/link-fate.js';
 
 /** What one re-check found. */
 export interface CheckOutcome {
@@ -119,8 +120,9 @@ export class PageChecker {
     const plain = (rec: () => void) => retryWhole(() => this.writer.group.write(rec)); // run again whole if PostgreSQL dropped it
     const verdict = await this.reader.robots(page.url, signal);
     if (verdict === 'aborted') return 'aborted';
-    if (verdict.kind === 'deny') {
-      return done({ action: 'skipped', httpStatus: null, error: 'robots-denied', validators: old, bytes: 0, changed: 0, linksAdded: 0, linksGone: 0 }, plain);
+    const fate = pickedFate({ robots: verdict });
+    if (fate) {
+      return done({ action: 'skipped', httpStatus: null, error: fate.status, validators: old, bytes: 0, changed: 0, linksAdded: 0, linksGone: 0 }, plain);
     }
     if (verdict.kind === 'wait') {
       // robots.txt could not be read: disallowed for now (RFC 9309), a failure for now like the page's own

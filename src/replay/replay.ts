@@ -7,6 +7,7 @@ import type { Site } from '../store/sites.js';
 import type { WebGraph } from './web-graph.js';
 import { ReplayStore, type ReplayPull } from './replay-store.js';
 import { consequence, outcomeOf } from '../net/failure-rule.js';
+import { queuedFate } from '../page/link-fate.js';
 
 export interface ReplayOptions {
   policy: Policy;
@@ -49,7 +50,7 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
   const scheduler = new Scheduler(sites, s, o.value);
   const { order, state } = scheduler;
   const store = new ReplayStore(web, order !== null, s.order === 'value', maxLevel);
-  scheduler.open(store, () => 0, true);
+  scheduler.open(store, queuedFate, () => 0, true);
   const { choice } = scheduler;
   const out: ReplayResult = { pulls: [], pairs: [], urls: [], hosts: [] };
   while (!state.budgetSpent()) {

@@ -3,20 +3,27 @@
  * of a full crawl's pulls went to links the site does not serve: translations that were never
  * built (every `*.ja.html` a 404), other versions of the docs (`/docs/latest-v4.x/api/…`),
  * source files served as application/octet-stream (`*.ly`). A link belongs to three classes of
- * its site: its directory, its extension and its double extension (`ja.html`). A class whose
- * pulls failed `limit` times (4xx or not HTML) and never gave an HTML page is a dead end: the
- * site's further links in it are stored with status `skipped` and not fetched.
+ * its site: its directory, its extension and its double extension (`ja.html`). Here each class's
+ * pulls are tallied; when a class is a dead end (its site's further links in it stored as
+ * `skipped`, never fetched) is a link's fate, decided in page/link-fate.ts from these tallies.
  *
  * Pure bookkeeping over plain data: the crawl feeds it each pull's outcome in crawl order, and a
  * resumed crawl feeds it the stored pulls first, so it makes the same decisions.
  */
 export type PullOutcome = 'page' | 'dead' | 'other';
 
+/** One class of a link and its site's pulls in it: how many gave an HTML page, how many were dead. */
+export interface ClassTally {
+  cls: string;
+  good: number;
+  bad: number;
+}
+
 export class DeadEnds {
   private counts = new Map<string, { good: number; bad: number }>();
 
-  /** limit = null: never skip. */
-  constructor(private limit: number | null) {}
+  /** limit: failed pulls with no page that make a class a dead end; null: never (nothing is tallied). */
+  constructor(readonly limit: number | null) {}
 
   record(siteId: number, url: string, outcome: PullOutcome): void {
     if (this.limit === null || outcome === 'other') return;
@@ -29,14 +36,15 @@ export class DeadEnds {
     }
   }
 
-  /** Why a link of this site is a dead end ('404 x3 in *.ja.html, no page'), or null. */
-  verdict(siteId: number, url: string): string | null {
-    if (this.limit === null) return null;
-    for (const c of linkClasses(url)) {
-      const n = this.counts.get(`${siteId} ${c}`);
-      if (n && n.good === 0 && n.bad >= this.limit) return `dead end: ${n.bad} failed pulls and no page in ${c}`;
+  /** The tallies of a link's classes in its site, those with a pull (none when nothing is tallied). */
+  tallies(siteId: number, url: string): ClassTally[] {
+    if (this.limit === null) return [];
+    const out: ClassTally[] = [];
+    for (const cls of linkClasses(url)) {
+      const n = this.counts.get(`${siteId} ${cls}`);
+      if (n) out.push({ cls, good: n.good, bad: n.bad });
     }
-    return null;
+    return out;
   }
 }
 

@@ -27,8 +27,14 @@ export interface SiteQueues {
   /** score the site's queued pages again: those `which` picks (links/rescore.ts) */
   rescore(siteId: number, prioritize: Prioritize, which?: Rescore): void;
   /** a queued page that will not be fetched */
-  skip(page: FrontierPage, status: 'skipped', why: string): void;
+  skip(page: FrontierPage, status: 'skipped' | 'robots-denied', why: string): void;
 }
+
+/**
+ * A queued page's fate as it comes up, before the policy sees it (page/link-fate.ts, from what
+ * the crawl state knows: the dead ends): null to fetch it, else how it is stored unfetched.
+ */
+export type PickFate = (page: FrontierPage, state: CrawlState) => { status: 'skipped' | 'robots-denied'; note: string } | null;
 
 /**
  * Hosts the crawl does not ask now (net/host-holds.ts): a site's page on such a host is put off
@@ -57,8 +63,8 @@ export function waitsInRun(waitMs: number, maxBackoffMs: number): boolean {
 
 /**
  * What the policy may pick from: each site's next page and whether the site is open now. A
- * site's next page is the frontier's, past the links of a dead-end class (dead-ends.ts), which
- * are stored as skipped, never pulled (an ordered crawl's writer re-scores the queue: LinkOrder.rescoreAfter).
+ * site's next page is the frontier's, past the pages whose fate is not to be pulled (a dead end):
+ * stored as that fate says (an ordered crawl's writer re-scores the queue: LinkOrder.rescoreAfter).
  */
 export class PageChoice {
   private next = new Map<number, FrontierPage | undefined>();
@@ -74,6 +80,7 @@ export class PageChoice {
     private queues: SiteQueues,
     private s: ChoiceSettings,
     private state: CrawlState,
+    private fate: PickFate,
     private hostWait: (host: string) => number,
     private waitForChoice: boolean,
     private held: HeldHosts | null = null,
@@ -96,8 +103,8 @@ export class PageChoice {
       const next = () => this.queues.nextPage(id, this.s['max-level']);
       let page = next();
       while (page) {
-        const why = this.state.deadEnds.verdict(id, page.url);
-        if (why) this.queues.skip(page, 'skipped', why);
+        const skip = this.fate(page, this.state);
+        if (skip) this.queues.skip(page, skip.status, skip.note);
         else {
           const at = this.held?.retryAt(page) ?? null;
           if (at === null) break;

@@ -4,7 +4,7 @@ import type { ValueParams } from './links/link-value.js';
 import type { Order } from './links/priority.js';
 import { CrawlOrder } from './link-order.js';
 import { CrawlState, type SiteTally, type StateSettings } from './crawl-state.js';
-import { PageChoice, waitsInRun, type ChoiceSettings, type HeldHosts, type SiteQueues } from './page-choice.js';
+import { PageChoice, waitsInRun, type ChoiceSettings, type HeldHosts, type PickFate, type SiteQueues } from './page-choice.js';
 import type { Policy } from './sites/policy.js';
 import { randomFor } from './sites/random.js';
 
@@ -34,11 +34,12 @@ export class Scheduler<S extends SiteTally = SiteTally> {
   }
 
   /**
-   * Choose from these queued pages from now on (page-choice.ts PageChoice says what hostWait and
-   * waitForChoice are). An ordered crawl scores the queued pages that have no priority yet.
+   * Choose from these queued pages from now on, each page's fate as it comes up decided by `fate`
+   * (page-choice.ts PageChoice says what hostWait and waitForChoice are). An ordered crawl scores
+   * the queued pages that have no priority yet.
    */
-  open(queues: SiteQueues, hostWait: (host: string) => number, waitForChoice: boolean, held: HeldHosts | null = null): void {
-    this.opened = new PageChoice(queues, this.s, this.state, hostWait, waitForChoice, held);
+  open(queues: SiteQueues, fate: PickFate, hostWait: (host: string) => number, waitForChoice: boolean, held: HeldHosts | null = null): void {
+    this.opened = new PageChoice(queues, this.s, this.state, fate, hostWait, waitForChoice, held);
     this.opened.scoreUnscored();
   }
 

@@ -6,6 +6,7 @@ import { GroupCommit } from '../db/group-commit.js';
 import { retryWhole } from '../db/lost-connection.js';
 import { KnownExternal } from './known-external.js';
 import type { FoundLinks, Hold } from '../page/found-links.js';
+import { queryVariantFate, variantPath } from '../page/link-fate.js';
 import { GONE, type Committed, type LinkChanges, type PullResult, type SkipStatus } from '../pull/pull-record.js';
 import type { LinkOrder } from '../schedule/link-order.js';
 import type { OrderState } from '../schedule/queued-page.js';
@@ -17,7 +18,7 @@ import { sitemapStatements, storeSitemapPages, type SitemapStatements } from './
 import { EDGE_BATCH, edgeRows, linkStatements, pullStatements, type LinkStatements, type PullStatements } from './pull-statements.js';
 
 export interface PullWriterOptions {
-  /** Distinct query strings stored per path and site; more are traps ('query-variants'). */
+  /** Distinct query strings stored per path and site; more are traps (link-fate.ts queryVariantFate). */
   maxQueryVariants?: number;
   /** Store links again even when a user deleted them (`beebot links delete`) before. Default false. */
   allowReadd?: boolean;
@@ -480,16 +481,15 @@ export class PullWriter {
   }
 
   /**
-   * The 'query-variants' trap when a NEW key would exceed the cap of query strings for its path.
-   * Each new key counts at once, in `w.variants`: an ordered crawl stores a page's new links only
-   * after scoring them all, so the stored count alone would let every link of the page through.
+   * A NEW key's fate under the cap of query strings for its path (link-fate.ts), from the count
+   * kept here. Each new key counts at once, in `w.variants`: an ordered crawl stores a page's new
+   * links only after scoring them all, so the stored count alone would let every link of the page through.
    */
   private queryTrap(w: PageWrite, key: string): Hold | undefined {
-    const q = key.indexOf('?');
-    if (q < 0 || this.maxQueryVariants === Infinity) return undefined;
-    const path = key.slice(0, q + 1);
+    const path = this.maxQueryVariants === Infinity ? null : variantPath(key);
+    if (path === null) return undefined;
     const n = w.variants.get(path) ?? (this.s.queryVariants.get(w.siteId, path, path + '\uffff') as number);
     w.variants.set(path, n + 1);
-    return n >= this.maxQueryVariants ? { status: 'trap', note: 'query-variants' } : undefined;
+    return queryVariantFate(n, this.maxQueryVariants);
   }
 }

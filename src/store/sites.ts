@@ -7,7 +7,7 @@ import type { Db } from '../db/db.js';
 import { returning } from '../db/dialect.js';
 import { givePagesToOwners, type PagesGiven } from '../db/page-owners.js';
 import { fingerprint } from '../url/key-hash.js';
-import type { SiteScope } from '../page/classify.js';
+import type { SiteScope } from '../page/link-fate.js';
 import type { Settings } from './settings.js';
 
 export interface SeedInput {

@@ -13,7 +13,7 @@ export const defaultTrapLimits: TrapLimits = { maxUrlLength: 2048, maxPathDepth:
 
 /**
  * The trap a URL falls into, or null. Pure: looks at the URL only. Takes the serialized href
- * (as classify produces it) so the hot path does not parse every link a second time.
+ * (as linkFate produces it) so the hot path does not parse every link a second time.
  */
 export function urlTrap(href: string, limits: TrapLimits = defaultTrapLimits): string | null {
   if (href.length > limits.maxUrlLength) return 'url-too-long';
