@@ -1,7 +1,7 @@
 // The end of a crawl accounts for every queued page (pure): a line per site whose pages wait for a
 // host, ten at most, then one line of totals by why the pages were not fetched.
 import { describe, expect, it } from 'vitest';
-import type { CrawlSummary, SiteLeft } from '../src/crawl/crawler.js';
+import type { CrawlSummary, SiteLeft } from '../src/crawl/run-report.js';
 import { pagesLeftLines } from '../src/cli/pages-left.js';
 
 const site = (i: number, over: Partial<SiteLeft> = {}): SiteLeft => ({

@@ -1,4 +1,4 @@
-import type { CrawlSummary, SiteLeft } from '../crawl/crawler.js';
+import type { CrawlSummary, SiteLeft } from '../crawl/run-report.js';
 import { counted } from '../markup/counted.js';
 import { clockTime } from '../net/waiting.js';
 

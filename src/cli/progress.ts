@@ -1,4 +1,4 @@
-import type { PullEvent, SiteCounts, StartEvent } from '../crawl/crawler.js';
+import type { PullEvent, SiteCounts, StartEvent } from '../crawl/run-report.js';
 import { screen } from '../markup/terminal-text.js';
 import { waitLine, type WaitState } from '../net/waiting.js';
 
