@@ -42,7 +42,7 @@ const NPM_COMMANDS = new Set(['ci', 'install', 'test', 'link']);
 const NOT_RUN: Record<string, Record<string, string>> = {
   'README.md': {
     'npm ci': 'installs the dependencies: the checkout under test has them',
-    'npm run demo': 'builds (rewriting dist/ under the tests that run beside this one), then runs dist/scripts/demo.js, which test/demo.test.ts runs and checks',
+    'npm run demo': 'builds (rewriting dist/ under the tests that run beside this one), then runs dist/scripts/demo.js, which test/cli/demo.test.ts runs and checks',
     'npm test': 'the whole suite, this test included',
   },
   'docs/testing.md': {

@@ -1,7 +1,7 @@
 /**
  * How the database layout came about, one migration per entry (applied in order, tracked by
  * PRAGMA user_version): they bring a database of an older version to the current layout. A new
- * database is created at that layout directly (tables.ts, sqlite-schema.ts); test/schema.test.ts
+ * database is created at that layout directly (tables.ts, sqlite-schema.ts); test/db/schema.test.ts
  * checks that climbing the migrations ends there. A change of layout is a new migration here and
  * the same change, with its `since`, in tables.ts.
  *

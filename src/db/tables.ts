@@ -5,7 +5,7 @@ import { textPosition, type DbKind } from './dialect.js';
  * type each), keys, checks and indexes, as they stand after the last migration. SQLite's fresh
  * databases (sqlite-schema.ts) and PostgreSQL's (pg/schema.ts) are made from it; each dialect
  * maps the types and adds its quirks there. SQLite databases of older versions still climb the
- * migrations (migrations.ts), the history of how this shape came about; test/schema.test.ts
+ * migrations (migrations.ts), the history of how this shape came about; test/db/schema.test.ts
  * checks that climbing them ends here, on both stores.
  *
  * `since` is the schema version that added a table, column or index (1 when absent): PostgreSQL

@@ -6,7 +6,7 @@ import { certificateIn } from './certificate.js';
  * how long a host backs off, when a page that keeps failing becomes an error for good. The crawl
  * loop (crawl/crawler.ts), robots.txt, sitemaps and the re-checks of refresh and watch consult
  * it; the store records what it says. docs/sites-and-crawling.md's table is this table in words
- * (test/failure-rule.test.ts holds them equal).
+ * (test/net/failure-rule.test.ts holds them equal).
  */
 
 /** What a pull gave, as far as the rule needs it. */

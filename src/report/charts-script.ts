@@ -1,7 +1,7 @@
 /**
  * The report's chart code, run by the browser when the page opens: it reads the JSON embedded in
  * the page and draws inline SVG (no library, no network). Plain ES2017 in a string because the
- * project compiles for Node without DOM types; the Chromium test in test/report.test.ts is what
+ * project compiles for Node without DOM types; the Chromium test in test/report/report.test.ts is what
  * checks it. When done, <body data-charts-drawn="N"> tells how many charts were drawn, and each
  * <svg> carries data-marks (lines, cells or bars drawn) and data-rendered (its laid-out size);
  * a failure is recorded in <body data-chart-error>.

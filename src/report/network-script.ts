@@ -2,7 +2,7 @@
  * The report's network code, run by the browser: it reads the laid-out network embedded in the
  * page and draws it with sigma (WebGL) on a graphology graph, both inlined from their npm
  * packages' browser builds (renderer-bundle.ts). Plain ES2017 in a string, as charts-script.ts,
- * because the project compiles without DOM types; test/network-report.test.ts drives it in
+ * because the project compiles without DOM types; test/report/network-report.test.ts drives it in
  * Chromium. Hooks for that test and for curious users: window.beebotNetwork (graph, renderer,
  * shown(), find(text)); <div id="network"> gets data-drawn, data-ready-ms, data-shown-nodes,
  * data-shown-edges, data-hovered, data-found, and data-error on a failure.

@@ -9,7 +9,7 @@
 
 /**
  * The coordination tables. Kept apart from pgSchema on purpose: pgSchema must stay equal to the
- * SQLite layout table by table (test/pg-store.test.ts), and these tables exist only where several
+ * SQLite layout table by table (test/db/pg/pg-store.test.ts), and these tables exist only where several
  * workers share a crawl. Create them after pgSchema (budget_spent starts at the pulls already made).
  */
 export const pgCoordination: readonly string[] = [

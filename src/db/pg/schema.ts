@@ -6,7 +6,7 @@ import { constraints, createIndex, createTable, SCHEMA_VERSION, stepTo, tables, 
 /**
  * The beebot database layout for PostgreSQL, made from the table list (src/db/tables.ts) that
  * SQLite's is made from: created in one go when a PostgreSQL store is first opened (pg/open.ts)
- * and by `beebot db copy` (src/db/copy/). test/pg-store.test.ts and test/schema.test.ts compare it
+ * and by `beebot db copy` (src/db/copy/). test/db/pg/pg-store.test.ts and test/db/schema.test.ts compare it
  * with SQLite's, table by table and column by column.
  *
  * What differs from SQLite, and why:
