@@ -12,12 +12,13 @@
 // A method's result is the scenario worst (its worst cell outside the subsets) and the subset mean
 // (its mean over the subsets' cells, with their spread; the worst subset is printed, not judged).
 // Then where the first method's budget went, site by site, in its worst cell and in the late row's,
-// beside the perfect-predictor's split.
+// beside the perfect-predictor's split; and, per scenario, its order inside each site against
+// breadth-first at the pages it gave each site.
 //   node dist/scripts/bench-harvest.js --help  (the options)
 //   (--methods also takes value:x=EXPLORE:drop=c+h:policy=pages:prior=cv, see below)
 import { parseArgs } from 'node:util';
 import { DEFAULTS, makePolicy } from '../src/schedule/sites/registry.js';
-import { measure, ownOrderOracle, subsets, type Measured, type Method } from '../src/replay/cross-validate.js';
+import { measure, ownOrderOracle, subsets, type Measured, type Method, type SiteSplit } from '../src/replay/cross-validate.js';
 import { percentOf } from '../src/replay/harvest.js';
 import { pageSets } from '../src/replay/references.js';
 import { replay } from '../src/replay/replay.js';
@@ -200,7 +201,8 @@ for (const c of cells) {
     console.log(['set'.padEnd(16), 'N'.padStart(5), 'perfect-pred'.padStart(13), ...methods.map((m) => m.name.padStart(width))].join(' '));
   }
   for (const N of budgets) {
-    const got = methods.map((m) => measure(m, c.web, c.sets, c.keep, N, { k: c.folds }));
+    // the first method's order inside each site is replayed against breadth-first at the pages it gave each site
+    const got = methods.map((m, k) => measure(m, c.web, c.sets, c.keep, N, { k: c.folds, orders: k === 0 }));
     const pp = got[0]!.perfectPredictor;
     console.log([c.set.padEnd(16), String(N).padStart(5), String(pp).padStart(13), ...got.map((g) => f1(percentOf(g.pairs, g.perfectPredictor)).padStart(width))].join(' '));
     got.forEach((g, k) => results.get(methods[k]!.name)!.push({ cell: c, where: `${c.scenario} ${c.set} N=${N}`, N, pct: percentOf(g.pairs, g.perfectPredictor), got: g }));
@@ -242,4 +244,22 @@ if (shownSplit) printSplit(shownSplit);
 const lateWorst = lowest(first.filter((r) => r.cell.scenario === 'late'));
 if (lateWorst && lateWorst !== shownSplit) printSplit(lateWorst);
 
+// The order inside each site against breadth-first at equal pages: each site given the pulls the
+// first method gave it, its pairs in the crawl, replayed alone in the method's own order, and
+// breadth-first alone. Where breadth-first gives more, the order is the reason a cell falls short.
+console.log(`\nthe order inside each site against breadth-first, at the pages ${methods[0]!.name} gave each site (% of perfect-predictor, mean over the scenario's cells;`);
+console.log(`in the crawl / its own order, each site alone / breadth-first, each site alone; cells where breadth-first gives more than the crawl, and the furthest)`);
+console.log(['scenario'.padEnd(20), 'cells'.padStart(5), 'crawl'.padStart(7), 'alone'.padStart(7), 'bfs'.padStart(7), 'bfs more'.padStart(9), '  furthest under breadth-first'].join(' '));
+for (const name of [...new Set(first.map((r) => r.cell.scenario))]) {
+  const rs = first.filter((r) => r.cell.scenario === name).map((r) => {
+    const sum = (f: (x: SiteSplit) => number) => [...r.got.sites.values()].reduce((a, x) => a + f(x), 0);
+    const pct = (n: number) => percentOf(n, r.got.perfectPredictor);
+    return { r, crawl: pct(r.got.pairs), alone: pct(sum((x) => x.alone ?? 0)), bfs: pct(sum((x) => x.bfs ?? 0)) };
+  });
+  const mean = (f: (x: (typeof rs)[number]) => number) => rs.reduce((a, x) => a + f(x), 0) / rs.length;
+  const under = rs.filter((x) => x.bfs > x.crawl);
+  const far = under.reduce<(typeof rs)[number] | null>((w, x) => (w === null || x.bfs - x.crawl > w.bfs - w.crawl ? x : w), null);
+  console.log([name.padEnd(20), String(rs.length).padStart(5), f1(mean((x) => x.crawl)).padStart(7), f1(mean((x) => x.alone)).padStart(7), f1(mean((x) => x.bfs)).padStart(7), String(under.length).padStart(9),
+    far ? `  ${far.r.cell.set} N=${far.r.N}: ${far.crawl.toFixed(1)} / ${far.alone.toFixed(1)} / ${far.bfs.toFixed(1)}` : '  -'].join(' '));
+}
 console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s`);
