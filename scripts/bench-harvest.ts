@@ -11,7 +11,7 @@
 // Methods with constants chosen on data are measured leave-sites-out (replay/cross-validate.ts).
 // A method's result is the scenario worst (its worst cell outside the subsets) and the subset mean
 // (its mean over the subsets' cells, with their spread; the worst subset is printed, not judged).
-// Then where the first method's budget went, site by site, in its worst cell and in the late row's,
+// Then where the first method's budget went, site by site, in its scenario worst and in the late row's,
 // beside the perfect-predictor's split; and, per scenario, its order inside each site against
 // breadth-first at the pages it gave each site.
 //   node dist/scripts/bench-harvest.js --help  (the options)
@@ -96,7 +96,7 @@ const USAGE = `usage: node dist/scripts/bench-harvest.js [--budgets 500,1000,200
          [--scenarios published,shifted,barren,late,subsets] [--subsets 8] [--split 'SCENARIO SET N=BUDGET']
   --methods    methods to replay, the first one's budget split is printed (default: ${DEFAULT_METHODS.join(',')})
   --subsets    random subsets of 5 and of 10 sites in the subsets scenario (each)
-  --split      the cell whose budget split is printed, e.g. 'shifted A+B N=2000' (default: the first method's worst)
+  --split      the cell whose budget split is printed, e.g. 'shifted A+B N=2000' (default: the first method's scenario worst)
 (npm run bench:harvest builds first; page graphs are built on the first run, a few minutes)`;
 let opts: Record<string, string | boolean | undefined>;
 try {
@@ -239,7 +239,8 @@ function printSplit(r: Result): void {
   console.log(`${methods[0]!.name}: ${pct(r.got.pairs)} % of the perfect-predictor; the best split over its own order: ${pct(own.pairs)} %`);
 }
 const first = results.get(methods[0]!.name)!;
-const shownSplit = splitOf ? first.find((r) => r.where === splitOf) : lowest(first);
+// the judged cell: the scenario worst (the worst subset when only subsets were measured)
+const shownSplit = splitOf ? first.find((r) => r.where === splitOf) : (lowest(first.filter((r) => !isSubset(r))) ?? lowest(first));
 if (shownSplit) printSplit(shownSplit);
 const lateWorst = lowest(first.filter((r) => r.cell.scenario === 'late'));
 if (lateWorst && lateWorst !== shownSplit) printSplit(lateWorst);
