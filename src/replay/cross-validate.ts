@@ -33,6 +33,9 @@ export interface SiteSplit {
   pairs: number;
   ppPages: number;
   ppPairs: number;
+  /** with `orders`: the site replayed alone for as many pulls, in the method's own order and breadth-first */
+  alone?: number;
+  bfs?: number;
 }
 
 /** The references of some sites at n pages, and the perfect-predictor's pages and pairs by site (in `sites` order). */
@@ -89,7 +92,7 @@ export function subsets(n: number, size: number, count: number, seed: number): n
  * so no site is measured with constants chosen on it.
  */
 export function measure<P>(
-  m: Method<P>, web: WebGraph, sets: readonly PageSet[], keep: readonly number[], N: number, o: { k?: number; seed?: number } = {},
+  m: Method<P>, web: WebGraph, sets: readonly PageSet[], keep: readonly number[], N: number, o: { k?: number; seed?: number; orders?: boolean } = {},
 ): Measured {
   const run = (sites: readonly number[], n: number, params: P | undefined): Measured => {
     const g = subGraph(web, (_, i) => sites.includes(i));
@@ -102,6 +105,7 @@ export function measure<P>(
       x.pulls++;
       x.pairs += p.urls;
     }
+    if (o.orders) for (const [i, x] of split) Object.assign(x, atEqualPages(m.make(params), web, i, x.pulls));
     return { pairs: r.pairs.at(-1) ?? 0, bfsOracle: refs.bfsOracle, perfectPredictor: refs.perfectPredictor, sites: split };
   };
   if (!m.tune) return run(keep, N, undefined);
@@ -114,6 +118,18 @@ export function measure<P>(
     for (const [i, x] of got.sites) total.sites.set(i, x);
   }
   return total;
+}
+
+/**
+ * The order inside one site against breadth-first at equal pages: the site replayed alone for
+ * `pulls` pulls in the method's order (with its constants) and breadth-first, its pairs in each.
+ */
+export function atEqualPages(made: ReturnType<Method['make']>, web: WebGraph, site: number, pulls: number): { alone: number; bfs: number } {
+  if (pulls === 0) return { alone: 0, bfs: 0 };
+  const g = subGraph(web, (_, k) => k === site);
+  const alone = replay(g, { ...made, budget: pulls, seed: 1 }).pairs.at(-1) ?? 0;
+  const bfs = replay(g, { policy: made.policy, order: 'bfs', budget: pulls, seed: 1 }).pairs.at(-1) ?? 0;
+  return { alone, bfs };
 }
 
 /**

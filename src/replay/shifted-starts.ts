@@ -18,22 +18,34 @@ export function barrenStart(site: SiteGraph): number {
   return Math.max(0, i);
 }
 
-/** The site as seen from page `start`: pages renumbered in breadth-first order from it. */
-export function reroot(site: SiteGraph, start: number, maxLevel: number): SiteGraph {
-  if (start === 0) return site;
+/**
+ * The site's pages breadth-first from page `start`, lazily, each with its level counted from
+ * there (a redirect's target at its source's level, as the crawl stores it); pages past
+ * `maxLevel` left out.
+ */
+export function* walk(site: SiteGraph, start: number, maxLevel: number): Generator<[page: number, level: number]> {
   const level = new Map<number, number>([[start, 0]]);
   const order = [start];
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
+    const l = level.get(i)!;
+    yield [i, l];
     const p = site.pages[i]!;
-    const visit = (j: number, l: number) => {
-      if (level.has(j) || l > maxLevel) return;
-      level.set(j, l);
+    const visit = (j: number, at: number) => {
+      if (level.has(j) || at > maxLevel) return;
+      level.set(j, at);
       order.push(j);
     };
-    if (p.target !== undefined) visit(p.target, level.get(i)!);
-    for (const link of p.links) visit(link.to, level.get(i)! + 1);
+    if (p.target !== undefined) visit(p.target, l);
+    for (const link of p.links) visit(link.to, l + 1);
   }
+}
+
+/** The site as seen from page `start`: pages renumbered in breadth-first order from it. */
+export function reroot(site: SiteGraph, start: number, maxLevel: number): SiteGraph {
+  if (start === 0) return site;
+  const level = new Map(walk(site, start, maxLevel));
+  const order = [...level.keys()];
   const index = new Map(order.map((old, i) => [old, i]));
   const pages: GraphPage[] = order.map((old) => {
     const p = site.pages[old]!;

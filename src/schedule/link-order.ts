@@ -110,7 +110,7 @@ export class CrawlOrder implements LinkOrder {
   /** A queued page's priority in one unit for every site (the pages scheduler compares sites by it). */
   worth(siteId: number, priority: number): number {
     return this.order === 'value' && !this.topic && priority !== START
-      ? absoluteValue(priority, this.model.siteBelief(siteId), this.model.siteIndex(siteId))
+      ? absoluteValue(priority, this.model.siteIndex(siteId))
       : priority;
   }
 

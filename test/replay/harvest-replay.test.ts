@@ -5,7 +5,7 @@ import type { Policy } from '../../src/schedule/sites/policy.js';
 import type { GraphPage, WebGraph } from '../../src/replay/web-graph.js';
 import { bfsTape, coverageLimit, pageSets, perfectPredictor, references, type PageSet } from '../../src/replay/references.js';
 import { replay } from '../../src/replay/replay.js';
-import { folds, ownOrderOracle, subsets } from '../../src/replay/cross-validate.js';
+import { atEqualPages, folds, measure, ownOrderOracle, subsets } from '../../src/replay/cross-validate.js';
 import { saveGraph } from '../../src/replay/web-graph.js';
 import { join } from 'node:path';
 import { beebot, tempDir } from '../helpers/cli.js';
@@ -112,6 +112,19 @@ describe("a site scheduler's headroom: the best split over the method's own orde
     const tuned = { name: 'tuned', tune: (g: WebGraph) => trainedOn.push(g.sites.map((x) => x.host)), make: bfs.make };
     expect(ownOrderOracle(tuned, web, [0, 1], 4, { k: 2 })).toEqual({ pairs: 7, pages: new Map([[0, 2], [1, 2]]) });
     expect(trainedOn.sort()).toEqual([['a.test'], ['b.test']]);
+  });
+});
+
+describe('the order inside a site against breadth-first at equal pages', () => {
+  it('replays each site alone for the pulls the crawl gave it, in the method\'s order and breadth-first', () => {
+    const best = { name: 'best', make: () => ({ policy: fewest, order: 'best-first' as const }) };
+    // a alone: 2, 2 (links.html), then gone.html (404) before deep/more.html (1)
+    expect(atEqualPages(best.make(), web, 0, 2)).toEqual({ alone: 4, bfs: 4 });
+    expect(atEqualPages(best.make(), web, 0, 4)).toEqual({ alone: 5, bfs: 5 });
+    expect(atEqualPages(best.make(), web, 1, 0)).toEqual({ alone: 0, bfs: 0 });
+    const m = measure(best, web, pageSets(web), [0, 1], 4, { orders: true });
+    expect([...m.sites.values()].map((x) => [x.pulls, x.pairs, x.alone, x.bfs])).toEqual([[2, 4, 4, 4], [2, 3, 3, 3]]);
+    expect(measure(best, web, pageSets(web), [0, 1], 4).sites.get(0)!.bfs).toBeUndefined();
   });
 });
 

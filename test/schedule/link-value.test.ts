@@ -174,10 +174,10 @@ describe('the value order\'s stored priorities', () => {
     expect(relativeValue(4.3, 4)).toBe(1); // within an eighth of an octave of the mean: unchanged
     expect(relativeValue(0.5, 0.2)).toBeCloseTo(2 ** -1, 12); // a mean under 1 counts as 1
     expect(relativeValue(0, 3)).toBe(0);
-    expect(absoluteValue(2, 5, 5)).toBe(10);
-    expect(absoluteValue(2, 0.5, 0.5)).toBe(2);
-    expect(absoluteValue(2, 5, 7.5)).toBe(15); // made optimistic by the site's doubt: times 7.5 / 5
-    expect(absoluteValue(2, 0, 0)).toBe(0);
+    expect(absoluteValue(2, 5)).toBe(10);
+    expect(absoluteValue(2, 7.5)).toBe(15); // made optimistic by the site's doubt
+    expect(absoluteValue(2, 0.5)).toBe(1); // a site whose belief fell under one URL a page: its lift times its yield, not over its belief
+    expect(absoluteValue(0, 3)).toBe(0);
   });
 
   it('of a pulled page\'s new links are what re-scoring gives them, from their cues alone, which are stored as the analysis made them', () => {

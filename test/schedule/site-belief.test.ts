@@ -8,6 +8,7 @@ import { barelyCrawled, barelyCrawledLine } from '../../src/schedule/sites/barel
 import { mergeGraphs, type GraphPage, type WebGraph } from '../../src/replay/web-graph.js';
 import { replay } from '../../src/replay/replay.js';
 import { barrenStart, reroot, shiftedStarts } from '../../src/replay/shifted-starts.js';
+import { bfsYields, lateBloomers, lateStart } from '../../src/replay/late-bloomers.js';
 import { believedYield, crawlMean, optimisticYield, PRIOR_PAGES, RECENT } from '../../src/schedule/links/site-belief.js';
 import { CueModel } from '../../src/schedule/links/model.js';
 
@@ -95,6 +96,29 @@ describe('the bench under shift', () => {
     expect(moved.pages[1]!.links.map((l) => l.to)).toEqual([3, 0]);
     // a site whose pages all link out keeps its start
     expect(shiftedStarts(web).sites[0]).toBe(web.sites[0]);
+  });
+
+  it('seeds a late bloomer where the pages read next are quiet and a hub comes a few pages later', () => {
+    // s/ pays 5 and links a/ and q/; a/ pays 35 at once; q/ leads to pages of 1, 0, 1 new URLs, then 30 (which links s/)
+    const urls = range(0, 100).map((i) => `ext${i}.test/`);
+    const site = { host: 's.test', group: null, pages: [
+      page('http://s.test/', 0, range(0, 5), [1, 2]),
+      page('http://s.test/a', 1, range(5, 35), []),
+      page('http://s.test/q', 1, [], [3, 4, 5, 6, 7]),
+      page('http://s.test/q1', 2, [45], []),
+      page('http://s.test/q2', 2, [], []),
+      page('http://s.test/q3', 2, [46], []),
+      page('http://s.test/q4', 2, range(50, 30), [0]),
+      page('http://s.test/q5', 2, [], [], { robots: true }),
+    ] };
+    expect(bfsYields(site, 0, 5, 9)).toEqual([5, 35, 0, 1, 0, 1, 30]); // the robots-denied page is no pull
+    expect(bfsYields(site, 2, 5, 9)).toEqual([0, 1, 0, 1, 30, 5, 35]);
+    expect(lateStart(site, 5)).toBe(2);
+    const g: WebGraph = { source: 'hand-made', maxLevel: 5, urls, urlHost: urls.map((_, i) => i), hosts: urls, sites: [site, web.sites[0]!] };
+    const late = lateBloomers(g);
+    expect(late.late).toEqual([0]); // rich.test: no quiet run
+    expect(late.web.sites[0]!.pages.map((p) => p.url).slice(0, 5)).toEqual(['http://s.test/q', 'http://s.test/q1', 'http://s.test/q2', 'http://s.test/q3', 'http://s.test/q4']);
+    expect(late.web.sites[1]).toBe(g.sites[1]);
   });
 
   it('mixes a second web in: its external URLs renumbered, a URL both link to counted once', () => {

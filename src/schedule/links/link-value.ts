@@ -53,10 +53,13 @@ export function relativeValue(value: number, siteMean: number): number {
 }
 
 /**
- * A relative priority back in URLs a page, with the site's belief now (the link's lift times the
- * site's believed yield), made optimistic: times the site's optimistic yield over its believed
- * one (site-belief.ts). What the pages scheduler compares across sites.
+ * A relative priority in URLs a page, made optimistic: the page's lift (its value over the site's
+ * believed yield when it was scored, a belief under one URL a page counted as one) times the
+ * site's optimistic yield now (site-belief.ts). What the pages scheduler compares across sites.
+ * Not divided by the belief now: a site whose belief fell under one URL a page since its queue
+ * was scored would have its stale lifts multiplied by up to 1 / belief until the next pass, and
+ * a barren site kept pulls it had not earned (up to 25, a whole pass).
  */
-export function absoluteValue(relative: number, belief: number, optimistic: number): number {
-  return belief > 0 ? (relative * Math.max(belief, 1) * optimistic) / belief : 0;
+export function absoluteValue(relative: number, optimistic: number): number {
+  return relative * optimistic;
 }
