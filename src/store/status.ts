@@ -1,4 +1,4 @@
-import { barelyCrawled, barelyCrawledLine } from '../schedule/sites/barely-crawled.js';
+import { barelyCrawled, barelyCrawledLines as linesOf } from '../schedule/sites/barely-crawled.js';
 import { hostInSite } from '../url/scope.js';
 import type { Db } from '../db/db.js';
 import { readPoliteness, type HostPoliteness } from './politeness.js';
@@ -183,8 +183,8 @@ function hostnameOf(host: string): string {
   return new URL(`http://${host}/`).hostname;
 }
 
-/** A line for each site the scheduler barely crawled while pages were queued (schedule/sites/barely-crawled.ts). */
-export function barelyCrawledLines(st: Status, policy: string): string[] {
+/** A line for each site the scheduler barely crawled while pages were queued, at most `shown` (schedule/sites/barely-crawled.ts). */
+export function barelyCrawledLines(st: Status, policy: string, shown = Infinity): string[] {
   const sites = st.sites.map((s) => ({ name: s.short ?? new URL(s.url).hostname, fetched: s.pages_fetched, frontier: s.frontier, open: s.state === 'crawling' || s.state === 'pending' }));
-  return barelyCrawled(sites).map((s) => barelyCrawledLine(s, policy));
+  return linesOf(barelyCrawled(sites), policy, shown);
 }
