@@ -61,7 +61,8 @@ export function waitsInRun(waitMs: number, maxBackoffMs: number): boolean {
  * are stored as skipped, never pulled (an ordered crawl's writer re-scores the queue: LinkOrder.rescoreAfter).
  */
 export class PageChoice {
-  private next = new Map<number, FrontierPage | undefined>();
+  /** site id → its next page and that page's host (parsed once: every pick reads every site's) */
+  private next = new Map<number, Next | undefined>();
   /** site id → when its soonest page that failed for now is due (epoch ms; null: none), asked when it has no page due */
   private retries = new Map<number, number | null>();
 
@@ -90,6 +91,10 @@ export class PageChoice {
 
   /** The site's next page (undefined: none left up to max-level), asked once until forgotten. */
   pageFor(id: number): FrontierPage | undefined {
+    return this.nextOf(id)?.page;
+  }
+
+  private nextOf(id: number): Next | undefined {
     const due = this.retries.get(id);
     if (due != null && due <= Date.now()) this.forget(id); // a page that failed for now may be asked again
     if (!this.next.has(id)) {
@@ -105,7 +110,7 @@ export class PageChoice {
         }
         page = next();
       }
-      this.next.set(id, page);
+      this.next.set(id, page && { page, host: new URL(page.url).host });
     }
     return this.next.get(id);
   }
@@ -147,20 +152,22 @@ export class PageChoice {
 
   /** The sites as the policy sees them. */
   arms(): Arm[] {
-    const { inFlight } = this.state;
-    return [...this.state.sites.values()].map((x) => {
-      const pending = this.pending(x);
-      return {
+    const { inFlight, rewards } = this.state;
+    const arms: Arm[] = [];
+    for (const x of this.state.sites.values()) {
+      const next = this.pending(x);
+      arms.push({
         id: x.id,
         pulls: x.pulls + (inFlight.has(x.id) ? 1 : 0),
         rewardSum: x.rewardSum,
         rewardMax: x.rewardMax,
-        rewards: this.state.rewards.get(x.id)!,
-        open: pending && (this.waitForChoice || this.delayOf(x.id) <= 0),
+        rewards: rewards.get(x.id)!,
+        open: next !== undefined && (this.waitForChoice || this.hostWait(next.host) <= 0),
         group: x.group,
-        next: pending ? this.worth(x.id) : undefined,
-      };
-    });
+        next: next && this.worth(x.id, next.page),
+      });
+    }
+    return arms;
   }
 
   /** ms until the soonest site with a page left may be pulled; null: none has one. */
@@ -168,7 +175,8 @@ export class PageChoice {
     let soonest: number | null = null;
     for (const x of this.state.sites.values()) {
       if (x.unavailable !== null || this.state.inFlight.has(x.id) || this.state.capped(x)) continue;
-      const wait = this.pageFor(x.id) === undefined ? this.waitOf(x) : Math.max(1, this.delayOf(x.id));
+      const next = this.nextOf(x.id);
+      const wait = next === undefined ? this.waitOf(x) : Math.max(1, this.hostWait(next.host));
       if (wait !== null) soonest = Math.min(soonest ?? Infinity, wait);
     }
     return soonest;
@@ -189,10 +197,11 @@ export class PageChoice {
     };
     for (const x of this.state.sites.values()) {
       if (x.unavailable !== null || this.state.inFlight.has(x.id) || this.state.capped(x)) continue;
-      if (this.pageFor(x.id) === undefined) {
+      const next = this.nextOf(x.id);
+      if (next === undefined) {
         const wait = this.waitOf(x);
         if (wait !== null) until(wait);
-      } else if (hostFailing(new URL(this.pageFor(x.id)!.url).host) && this.delayOf(x.id) > 0) until(this.delayOf(x.id));
+      } else if (hostFailing(next.host) && this.hostWait(next.host) > 0) until(this.hostWait(next.host));
       else return null;
     }
     return sites === 0 ? null : { sites, soonest };
@@ -211,18 +220,19 @@ export class PageChoice {
     return c;
   }
 
-  /** Available, not in flight, not capped, with a page left. */
-  private pending(x: SiteTally): boolean {
-    return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) && this.pageFor(x.id) !== undefined;
+  /** The site's next page when it is available, not in flight, not capped, with a page left. */
+  private pending(x: SiteTally): Next | undefined {
+    return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) ? this.nextOf(x.id) : undefined;
   }
 
-  /** The site's next page's priority in the order's common unit. */
-  private worth(id: number): number | undefined {
-    const p = this.pageFor(id)!.priority;
+  /** The page's priority in the order's common unit. */
+  private worth(id: number, page: FrontierPage): number | undefined {
+    const p = page.priority;
     return p === undefined || !this.state.order ? p : this.state.order.worth(id, p);
   }
+}
 
-  private delayOf(id: number): number {
-    return this.hostWait(new URL(this.pageFor(id)!.url).host);
-  }
+interface Next {
+  page: FrontierPage;
+  host: string;
 }
