@@ -65,6 +65,17 @@ export class PageChoice {
   private next = new Map<number, Next | undefined>();
   /** site id → when its soonest page that failed for now is due (epoch ms; null: none), asked when it has no page due */
   private retries = new Map<number, number | null>();
+  /** the arms, in the sites' order, and what of them a pick must bring up to date (arms()) */
+  private armList: Arm[] = [];
+  private armAt = new Map<number, number>();
+  private stale = new Set<number>();
+  private allStale = true;
+  /** sites whose arm moves with time (a host's pause, a retry due): brought up to date at every pick */
+  private moving = new Set<number>();
+  /** sites whose next page's value moves with what the crawl learns (its mean): valued again at every pick */
+  private valued = new Map<number, FrontierPage>();
+  /** host → the sites whose next page is on it (a request to the host changes whether they are open) */
+  private onHost = new Map<string, Set<number>>();
 
   /**
    * hostWait: ms until a request to a host may start. waitForChoice: one puller in the whole
@@ -110,7 +121,13 @@ export class PageChoice {
         }
         page = next();
       }
-      this.next.set(id, page && { page, host: new URL(page.url).host });
+      const host = page && new URL(page.url).host;
+      this.next.set(id, page && { page, host: host! });
+      if (host !== undefined) {
+        const on = this.onHost.get(host);
+        if (on) on.add(id);
+        else this.onHost.set(host, new Set([id]));
+      }
     }
     return this.next.get(id);
   }
@@ -124,13 +141,24 @@ export class PageChoice {
 
   /** The site's next page may have changed: ask the frontier again. */
   forget(id: number): void {
+    const host = this.next.get(id)?.host;
+    if (host !== undefined) {
+      // the site's request to its host ended (or will): the others waiting for that host are asked again
+      const on = this.onHost.get(host)!;
+      on.delete(id);
+      for (const other of on) this.stale.add(other);
+      if (on.size === 0) this.onHost.delete(host);
+    }
     this.next.delete(id);
     this.retries.delete(id);
+    this.stale.add(id);
   }
 
   forgetAll(): void {
     this.next.clear();
     this.retries.clear();
+    this.onHost.clear();
+    this.allStale = true;
   }
 
   /**
@@ -147,27 +175,58 @@ export class PageChoice {
   /** When the site's soonest page that failed for now (or was put off) is due (epoch ms), or null: none waits. */
   private soonest(x: SiteTally): number | null {
     if (!this.retries.has(x.id)) this.retries.set(x.id, this.queues.soonestRetry(x.id, this.s['max-level']));
-    return this.retries.get(x.id) ?? null;
+    const at = this.retries.get(x.id) ?? null;
+    if (at !== null) this.moving.add(x.id); // its page comes back when due: each pick asks
+    return at;
   }
 
-  /** The sites as the policy sees them. */
+  /**
+   * The sites as the policy sees them, in the sites' order. The arms are kept between picks and a
+   * pick brings up to date only those that may have changed: the sites forgotten since (a pull, a
+   * failure, new pages), those in flight, and those that move with time or the crawl's learning
+   * (a host's pause, a retry due, a value the crawl's mean moves). At 30,000 sites, making every
+   * arm anew was the crawl's cost. The policy reads them during its call only (sites/policy.ts).
+   */
   arms(): Arm[] {
-    const { inFlight, rewards } = this.state;
-    const arms: Arm[] = [];
-    for (const x of this.state.sites.values()) {
-      const next = this.pending(x);
-      arms.push({
-        id: x.id,
-        pulls: x.pulls + (inFlight.has(x.id) ? 1 : 0),
-        rewardSum: x.rewardSum,
-        rewardMax: x.rewardMax,
-        rewards: rewards.get(x.id)!,
-        open: next !== undefined && (this.waitForChoice || this.hostWait(next.host) <= 0),
-        group: x.group,
-        next: next && this.worth(x.id, next.page),
-      });
+    const { sites, inFlight } = this.state;
+    if (this.armList.length !== sites.size) {
+      this.armList = [...sites.values()].map((x) => ({ id: x.id, pulls: 0, rewardSum: 0, rewardMax: 0, rewards: this.state.rewards.get(x.id)!, open: false, group: x.group, next: undefined }));
+      this.armAt = new Map(this.armList.map((a, i) => [a.id, i]));
+      this.allStale = true;
     }
-    return arms;
+    if (this.allStale) {
+      this.allStale = false;
+      this.stale.clear();
+      this.moving.clear();
+      this.valued.clear();
+      for (const x of sites.values()) this.refresh(x);
+      return this.armList;
+    }
+    const due = new Set([...this.stale, ...this.moving, ...inFlight.keys()]);
+    this.stale.clear();
+    for (const id of due) {
+      this.moving.delete(id);
+      const x = sites.get(id);
+      if (x) this.refresh(x);
+    }
+    for (const [id, page] of this.valued) this.armList[this.armAt.get(id)!]!.next = this.worth(id, page);
+    return this.armList;
+  }
+
+  /** Bring a site's arm up to date; a site whose arm moves on its own is noted (moving). */
+  private refresh(x: SiteTally): void {
+    const arm = this.armList[this.armAt.get(x.id)!]!;
+    const next = this.pending(x);
+    const wait = next === undefined || this.waitForChoice ? 0 : this.hostWait(next.host);
+    const p = next?.page.priority;
+    arm.pulls = x.pulls + (this.state.inFlight.has(x.id) ? 1 : 0);
+    arm.rewardSum = x.rewardSum;
+    arm.rewardMax = x.rewardMax;
+    arm.open = next !== undefined && wait <= 0;
+    arm.next = next && this.worth(x.id, next.page);
+    this.valued.delete(x.id);
+    if (wait > 0 || this.retries.get(x.id) != null) this.moving.add(x.id);
+    else if (next !== undefined && p !== undefined && this.state.order?.worthMoves(p)) this.valued.set(x.id, next.page);
   }
 
   /** ms until the soonest site with a page left may be pulled; null: none has one. */
