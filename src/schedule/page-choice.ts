@@ -2,6 +2,7 @@ import type { Arm } from './sites/policy.js';
 import type { FrontierPage } from './queued-page.js';
 import type { Prioritize, Rescore } from './links/rescore.js';
 import type { CrawlState, SiteTally } from './crawl-state.js';
+import { Wakes } from './wakes.js';
 
 export interface SiteCounts {
   /** pages left (or in flight) */
@@ -70,8 +71,10 @@ export class PageChoice {
   private armAt = new Map<number, number>();
   private stale = new Set<number>();
   private allStale = true;
-  /** sites whose arm moves with time (a host's pause, a retry due): brought up to date at every pick */
-  private moving = new Set<number>();
+  /** sites whose arm changes at a time (a host's pause ends, a retry comes due): brought up to date then */
+  private wakes = new Wakes();
+  /** how many arms are open */
+  private openArms = 0;
   /** sites whose next page's value moves with what the crawl learns (its mean): valued again at every pick */
   private valued = new Map<number, FrontierPage>();
   /** host → the sites whose next page is on it (a request to the host changes whether they are open) */
@@ -176,7 +179,7 @@ export class PageChoice {
   private soonest(x: SiteTally): number | null {
     if (!this.retries.has(x.id)) this.retries.set(x.id, this.queues.soonestRetry(x.id, this.s['max-level']));
     const at = this.retries.get(x.id) ?? null;
-    if (at !== null) this.moving.add(x.id); // its page comes back when due: each pick asks
+    if (at !== null) this.wakes.add(at, x.id); // its page comes back when due
     return at;
   }
 
@@ -188,6 +191,13 @@ export class PageChoice {
    * arm anew was the crawl's cost. The policy reads them during its call only (sites/policy.ts).
    */
   arms(): Arm[] {
+    this.update();
+    for (const [id, page] of this.valued) this.armList[this.armAt.get(id)!]!.next = this.worth(id, page);
+    return this.armList;
+  }
+
+  /** Brings the arms up to date but for the values that move with the crawl's mean (arms()). */
+  private update(): void {
     const { sites, inFlight } = this.state;
     if (this.armList.length !== sites.size) {
       this.armList = [...sites.values()].map((x) => ({ id: x.id, pulls: 0, rewardSum: 0, rewardMax: 0, rewards: this.state.rewards.get(x.id)!, open: false, group: x.group, next: undefined }));
@@ -197,20 +207,19 @@ export class PageChoice {
     if (this.allStale) {
       this.allStale = false;
       this.stale.clear();
-      this.moving.clear();
+      this.wakes.clear();
       this.valued.clear();
+      this.openArms = 0;
+      for (const a of this.armList) a.open = false;
       for (const x of sites.values()) this.refresh(x);
-      return this.armList;
+      return;
     }
-    const due = new Set([...this.stale, ...this.moving, ...inFlight.keys()]);
+    const due = new Set([...this.stale, ...this.wakes.due(Date.now()), ...inFlight.keys()]);
     this.stale.clear();
     for (const id of due) {
-      this.moving.delete(id);
       const x = sites.get(id);
       if (x) this.refresh(x);
     }
-    for (const [id, page] of this.valued) this.armList[this.armAt.get(id)!]!.next = this.worth(id, page);
-    return this.armList;
   }
 
   /** Bring a site's arm up to date; a site whose arm moves on its own is noted (moving). */
@@ -222,11 +231,15 @@ export class PageChoice {
     arm.pulls = x.pulls + (this.state.inFlight.has(x.id) ? 1 : 0);
     arm.rewardSum = x.rewardSum;
     arm.rewardMax = x.rewardMax;
-    arm.open = next !== undefined && wait <= 0;
+    const open = next !== undefined && wait <= 0;
+    this.openArms += Number(open) - Number(arm.open);
+    arm.open = open;
     arm.next = next && this.worth(x.id, next.page);
     this.valued.delete(x.id);
-    if (wait > 0 || this.retries.get(x.id) != null) this.moving.add(x.id);
-    else if (next !== undefined && p !== undefined && this.state.order?.worthMoves(p)) this.valued.set(x.id, next.page);
+    const retry = this.retries.get(x.id);
+    if (wait > 0) this.wakes.add(Date.now() + wait, x.id);
+    if (retry != null) this.wakes.add(retry, x.id);
+    if (next !== undefined && p !== undefined && this.state.order?.worthMoves(p)) this.valued.set(x.id, next.page);
   }
 
   /** ms until the soonest site with a page left may be pulled; null: none has one. */
@@ -248,6 +261,11 @@ export class PageChoice {
    * waits. Sites in flight are left out: their pull says what they are.
    */
   failing(hostFailing: (host: string) => boolean): { sites: number; soonest: number | null } | null {
+    // a site open now can go on: asking every site of a study at each turn was the run's cost
+    if (!this.waitForChoice) {
+      this.update();
+      if (this.openArms > 0) return null;
+    }
     let sites = 0;
     let soonest: number | null = null;
     const until = (ms: number | null) => {
