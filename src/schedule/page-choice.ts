@@ -222,7 +222,7 @@ export class PageChoice {
     }
   }
 
-  /** Bring a site's arm up to date; a site whose arm moves on its own is noted (moving). */
+  /** Bring a site's arm up to date; one that changes at a time is woken then (wakes), one whose value moves with the crawl's mean is valued at every pick (valued). */
   private refresh(x: SiteTally): void {
     const arm = this.armList[this.armAt.get(x.id)!]!;
     const next = this.pending(x);
