@@ -13,7 +13,7 @@ import type { CrawlSummary } from '../crawl/run-report.js';
 import { refresh } from '../refresh/full-pass.js';
 import { BANDIT_DEFAULT, defaults, parseSetting, RESOLVE_ENTRY, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { siteCount } from '../store/sites.js';
-import { htmlPageCount, pullCount } from '../store/status.js';
+import { htmlPageCount, pullCount, readStatus } from '../store/status.js';
 import { cannotRead } from './read-error.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter, waitLines } from './progress.js';
@@ -114,7 +114,7 @@ export function crawlCommand(): Command {
             progress.finish(summary !== undefined && summary.reason !== 'interrupted');
           }
           process.stdout.write(formatSummary(summary, htmlPageCount(db)));
-          for (const l of barelyCrawledOf(db)) process.stdout.write(`${l}\n`);
+          for (const l of barelyCrawledOf(db, readStatus(db), BARELY_SHOWN)) process.stdout.write(`${l}\n`);
           if (summary.reason === 'interrupted') process.exitCode = 130;
           else {
             const reach = { reached: summary.reached, attempts: summary.failedForNow, cause: summary.cause, lastFailure: summary.lastFailure };
@@ -215,6 +215,9 @@ export function parseResolve(values: readonly string[]): Map<string, string> {
   }
   return map;
 }
+
+/** Barely crawled sites the summary names a line each at most: more are counted in one line. */
+const BARELY_SHOWN = 10;
 
 /** What the scheduler counts, in the summary's words (--reward). */
 const COUNTED: Record<RewardMode, string> = { urls: 'new external URLs', hosts: 'new outside hosts', pairs: 'new (page, external URL) pairs' };

@@ -3,7 +3,8 @@ import { confirm } from './confirm.js';
 import { Command } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
 import { parseSeedUrl } from '../url/url.js';
-import { boundsKey, domainOf, overlapsOf, siteLabel, sitesByDomain } from '../url/scope.js';
+import { boundsKey, siteLabel } from '../url/scope.js';
+import { SiteOverlaps } from '../url/site-overlaps.js';
 import type { PagesGiven } from '../db/page-owners.js';
 import type { Db } from '../db/db.js';
 import { readSettings } from '../store/settings.js';
@@ -192,7 +193,7 @@ function lockIfInside(cmd: Command, plan: SitePlan): () => void {
  * what a prefix seed's folder is.
  */
 function overlapNotes(plan: SitePlan, added: { ids: number[]; given: readonly PagesGiven[]; sites: readonly PlacedSite[] }): string[] {
-  const groups = plan.meeting.length ? sitesByDomain(added.sites) : new Map<string, PlacedSite[]>();
+  const overlaps = new SiteOverlaps(plan.meeting.length ? added.sites : []);
   const meeting = new Set(plan.meeting);
   const name = (x: PlacedSite) => `site ${x.id} (${siteLabel(x.rule)})`;
   const notes: string[] = [];
@@ -203,7 +204,9 @@ function overlapNotes(plan: SitePlan, added: { ids: number[]; given: readonly Pa
     else if (x.rule.path !== null && seedPath !== x.rule.path) notes.push(`${name(x)} is the folder ${x.rule.path} with every page under it, not ${seedPath} alone`);
     if (!meeting.has(i)) return;
     // each pair once, from the newer site's side
-    const { within, holding } = overlapsOf(x.rule, groups.get(domainOf(x.rule))!.filter((s) => s.id < x.id));
+    const older = (s: PlacedSite) => s.id < x.id;
+    const both = overlaps.of(x.rule);
+    const [within, holding] = [both.within.filter(older), both.holding.filter(older)];
     for (const o of within) notes.push(`${name(x)} lies inside ${name(o)}: its pages are site ${x.id}'s from now on, and links between the two sites count as external`);
     for (const o of holding) notes.push(`${name(x)} holds ${name(o)}: site ${o.id}'s pages stay site ${o.id}'s, and links between the two sites count as external`);
     for (const g of added.given.filter((g) => g.to === x.id)) {

@@ -86,8 +86,8 @@ function waitingLines(sites: SiteStatus[]): string[] {
   return lines;
 }
 
-/** A line for each site the scheduler barely crawled while pages were queued. */
-export const barelyCrawledOf = (db: Db, st: Status = readStatus(db)): string[] => barelyCrawledLines(st, readSettings(db).policy);
+/** A line for each site the scheduler barely crawled while pages were queued, at most `shown`. */
+export const barelyCrawledOf = (db: Db, st: Status = readStatus(db), shown = Infinity): string[] => barelyCrawledLines(st, readSettings(db).policy, shown);
 
 /** What each reward mode counts, in the words of the columns above. */
 const REWARD_WORDS: Record<RewardMode, string> = { urls: 'external URLs new to each site', hosts: 'outside hosts new to each site', pairs: 'new (page, external URL) pairs' };

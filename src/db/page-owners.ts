@@ -1,6 +1,7 @@
 import type { Db } from './db-types.js';
 import { insertIgnore, onConflictIgnore } from './dialect.js';
-import { domainOf, overlapsOf, ownerOf, siteRule, sitesByDomain, siteVerdict, type Scope, type SiteRule } from '../url/scope.js';
+import { ownerOf, siteRule, siteVerdict, type Scope, type SiteRule } from '../url/scope.js';
+import { SiteOverlaps } from '../url/site-overlaps.js';
 import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import { hostKey } from '../url/url.js';
 import { fingerprint } from '../url/key-hash.js';
@@ -74,10 +75,10 @@ export function givePagesToOwners(db: Db, sites: readonly OwnedSite[], into: Rea
       .map((t) => db.prepare(`UPDATE ${t} = ?`));
     for (const m of moving) for (const s of moveTo) s.run(m.to, m.id);
     for (const site of touched) edgesToExternal(db, site);
-    const groups = sitesByDomain(sites);
+    const overlaps = new SiteOverlaps(sites);
     for (const [to, pages] of byOwner(misplaced)) {
       const site = byId.get(to)!;
-      const nested = overlapsOf(site.rule, groups.get(domainOf(site.rule))!).holding.map((s) => s.rule);
+      const nested = overlaps.of(site.rule).holding.map((s) => s.rule);
       applyPatterns(db, site.rule, nested, pages.filter((m) => !gone.has(m.id)));
       relevel(db, to, new Set(pages.map((m) => keptFor(gone, m.id))));
     }
@@ -120,11 +121,10 @@ function byOwner(misplaced: readonly Misplaced[]): Map<number, Misplaced[]> {
 
 /** The pages stored under a site that a site nested in its bounds owns (only those of `into`, when given). */
 function findMisplaced(db: Db, sites: readonly OwnedSite[], into: ReadonlySet<number> | null): Misplaced[] {
-  const groups = sitesByDomain(sites);
-  const near = (s: OwnedSite) => groups.get(domainOf(s.rule))!;
+  const overlaps = new SiteOverlaps(sites);
   // the sites that may hold pages another site owns: those with a site inside them (only the new sites, when given)
   const outer = into
-    ? [...new Set(sites.filter((s) => into.has(s.id)).flatMap((s) => overlapsOf(s.rule, near(s)).within))].sort((a, b) => a.id - b.id)
+    ? [...new Set(sites.filter((s) => into.has(s.id)).flatMap((s) => overlaps.of(s.rule).within))].sort((a, b) => a.id - b.id)
     : sites;
   const pagesOf = db.prepare(
     `SELECT p.id, p.url, p.level, p.key, CASE WHEN EXISTS (SELECT 1 FROM fetches f WHERE f.page_id = p.id) THEN 1 ELSE 0 END AS fetched
@@ -132,7 +132,7 @@ function findMisplaced(db: Db, sites: readonly OwnedSite[], into: ReadonlySet<nu
   );
   const out: Misplaced[] = [];
   for (const site of outer) {
-    const nested = overlapsOf(site.rule, near(site)).holding;
+    const nested = overlaps.of(site.rule).holding;
     if (nested.length === 0) continue;
     for (const p of pagesOf.all(site.id) as Omit<Misplaced, 'from' | 'to'>[]) {
       // a start page stays its site's, whoever holds it: the site is crawled from it

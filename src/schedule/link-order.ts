@@ -109,9 +109,12 @@ export class CrawlOrder implements LinkOrder {
 
   /** A queued page's priority in one unit for every site (the pages scheduler compares sites by it). */
   worth(siteId: number, priority: number): number {
-    return this.order === 'value' && !this.topic && priority !== START
-      ? absoluteValue(priority, this.model.siteIndex(siteId))
-      : priority;
+    return this.worthMoves(priority) ? absoluteValue(priority, this.model.siteIndex(siteId)) : priority;
+  }
+
+  /** Whether worth(·, priority) moves as the crawl learns (every pull moves the crawl's mean), or is the priority itself. */
+  worthMoves(priority: number): boolean {
+    return this.order === 'value' && !this.topic && priority !== START;
   }
 
   children(page: FrontierPage, reward: number, relevance: number | null, links: OrderedLink[]): { state: OrderState; priority: number }[] {

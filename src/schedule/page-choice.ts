@@ -2,6 +2,7 @@ import type { Arm } from './sites/policy.js';
 import type { FrontierPage } from './queued-page.js';
 import type { Prioritize, Rescore } from './links/rescore.js';
 import type { CrawlState, SiteTally } from './crawl-state.js';
+import { Wakes } from './wakes.js';
 
 export interface SiteCounts {
   /** pages left (or in flight) */
@@ -67,9 +68,23 @@ export function waitsInRun(waitMs: number, maxBackoffMs: number): boolean {
  * stored as that fate says (an ordered crawl's writer re-scores the queue: LinkOrder.rescoreAfter).
  */
 export class PageChoice {
-  private next = new Map<number, FrontierPage | undefined>();
+  /** site id → its next page and that page's host (parsed once: every pick reads every site's) */
+  private next = new Map<number, Next | undefined>();
   /** site id → when its soonest page that failed for now is due (epoch ms; null: none), asked when it has no page due */
   private retries = new Map<number, number | null>();
+  /** the arms, in the sites' order, and what of them a pick must bring up to date (arms()) */
+  private armList: Arm[] = [];
+  private armAt = new Map<number, number>();
+  private stale = new Set<number>();
+  private allStale = true;
+  /** sites whose arm changes at a time (a host's pause ends, a retry comes due): brought up to date then */
+  private wakes = new Wakes();
+  /** how many arms are open */
+  private openArms = 0;
+  /** sites whose next page's value moves with what the crawl learns (its mean): valued again at every pick */
+  private valued = new Map<number, FrontierPage>();
+  /** host → the sites whose next page is on it (a request to the host changes whether they are open) */
+  private onHost = new Map<string, Set<number>>();
 
   /**
    * hostWait: ms until a request to a host may start. waitForChoice: one puller in the whole
@@ -97,6 +112,10 @@ export class PageChoice {
 
   /** The site's next page (undefined: none left up to max-level), asked once until forgotten. */
   pageFor(id: number): FrontierPage | undefined {
+    return this.nextOf(id)?.page;
+  }
+
+  private nextOf(id: number): Next | undefined {
     const due = this.retries.get(id);
     if (due != null && due <= Date.now()) this.forget(id); // a page that failed for now may be asked again
     if (!this.next.has(id)) {
@@ -112,7 +131,13 @@ export class PageChoice {
         }
         page = next();
       }
-      this.next.set(id, page);
+      const host = page && new URL(page.url).host;
+      this.next.set(id, page && { page, host: host! });
+      if (host !== undefined) {
+        const on = this.onHost.get(host);
+        if (on) on.add(id);
+        else this.onHost.set(host, new Set([id]));
+      }
     }
     return this.next.get(id);
   }
@@ -126,13 +151,24 @@ export class PageChoice {
 
   /** The site's next page may have changed: ask the frontier again. */
   forget(id: number): void {
+    const host = this.next.get(id)?.host;
+    if (host !== undefined) {
+      // the site's request to its host ended (or will): the others waiting for that host are asked again
+      const on = this.onHost.get(host)!;
+      on.delete(id);
+      for (const other of on) this.stale.add(other);
+      if (on.size === 0) this.onHost.delete(host);
+    }
     this.next.delete(id);
     this.retries.delete(id);
+    this.stale.add(id);
   }
 
   forgetAll(): void {
     this.next.clear();
     this.retries.clear();
+    this.onHost.clear();
+    this.allStale = true;
   }
 
   /**
@@ -149,25 +185,68 @@ export class PageChoice {
   /** When the site's soonest page that failed for now (or was put off) is due (epoch ms), or null: none waits. */
   private soonest(x: SiteTally): number | null {
     if (!this.retries.has(x.id)) this.retries.set(x.id, this.queues.soonestRetry(x.id, this.s['max-level']));
-    return this.retries.get(x.id) ?? null;
+    const at = this.retries.get(x.id) ?? null;
+    if (at !== null) this.wakes.add(at, x.id); // its page comes back when due
+    return at;
   }
 
-  /** The sites as the policy sees them. */
+  /**
+   * The sites as the policy sees them, in the sites' order. The arms are kept between picks and a
+   * pick brings up to date only those that may have changed: the sites forgotten since (a pull, a
+   * failure, new pages), those in flight, and those that move with time or the crawl's learning
+   * (a host's pause, a retry due, a value the crawl's mean moves). At 30,000 sites, making every
+   * arm anew was the crawl's cost. The policy reads them during its call only (sites/policy.ts).
+   */
   arms(): Arm[] {
-    const { inFlight } = this.state;
-    return [...this.state.sites.values()].map((x) => {
-      const pending = this.pending(x);
-      return {
-        id: x.id,
-        pulls: x.pulls + (inFlight.has(x.id) ? 1 : 0),
-        rewardSum: x.rewardSum,
-        rewardMax: x.rewardMax,
-        rewards: this.state.rewards.get(x.id)!,
-        open: pending && (this.waitForChoice || this.delayOf(x.id) <= 0),
-        group: x.group,
-        next: pending ? this.worth(x.id) : undefined,
-      };
-    });
+    this.update();
+    for (const [id, page] of this.valued) this.armList[this.armAt.get(id)!]!.next = this.worth(id, page);
+    return this.armList;
+  }
+
+  /** Brings the arms up to date but for the values that move with the crawl's mean (arms()). */
+  private update(): void {
+    const { sites, inFlight } = this.state;
+    if (this.armList.length !== sites.size) {
+      this.armList = [...sites.values()].map((x) => ({ id: x.id, pulls: 0, rewardSum: 0, rewardMax: 0, rewards: this.state.rewards.get(x.id)!, open: false, group: x.group, next: undefined }));
+      this.armAt = new Map(this.armList.map((a, i) => [a.id, i]));
+      this.allStale = true;
+    }
+    if (this.allStale) {
+      this.allStale = false;
+      this.stale.clear();
+      this.wakes.clear();
+      this.valued.clear();
+      this.openArms = 0;
+      for (const a of this.armList) a.open = false;
+      for (const x of sites.values()) this.refresh(x);
+      return;
+    }
+    const due = new Set([...this.stale, ...this.wakes.due(Date.now()), ...inFlight.keys()]);
+    this.stale.clear();
+    for (const id of due) {
+      const x = sites.get(id);
+      if (x) this.refresh(x);
+    }
+  }
+
+  /** Bring a site's arm up to date; one that changes at a time is woken then (wakes), one whose value moves with the crawl's mean is valued at every pick (valued). */
+  private refresh(x: SiteTally): void {
+    const arm = this.armList[this.armAt.get(x.id)!]!;
+    const next = this.pending(x);
+    const wait = next === undefined || this.waitForChoice ? 0 : this.hostWait(next.host);
+    const p = next?.page.priority;
+    arm.pulls = x.pulls + (this.state.inFlight.has(x.id) ? 1 : 0);
+    arm.rewardSum = x.rewardSum;
+    arm.rewardMax = x.rewardMax;
+    const open = next !== undefined && wait <= 0;
+    this.openArms += Number(open) - Number(arm.open);
+    arm.open = open;
+    arm.next = next && this.worth(x.id, next.page);
+    this.valued.delete(x.id);
+    const retry = this.retries.get(x.id);
+    if (wait > 0) this.wakes.add(Date.now() + wait, x.id);
+    if (retry != null) this.wakes.add(retry, x.id);
+    if (next !== undefined && p !== undefined && this.state.order?.worthMoves(p)) this.valued.set(x.id, next.page);
   }
 
   /** ms until the soonest site with a page left may be pulled; null: none has one. */
@@ -175,7 +254,8 @@ export class PageChoice {
     let soonest: number | null = null;
     for (const x of this.state.sites.values()) {
       if (x.unavailable !== null || this.state.inFlight.has(x.id) || this.state.capped(x)) continue;
-      const wait = this.pageFor(x.id) === undefined ? this.waitOf(x) : Math.max(1, this.delayOf(x.id));
+      const next = this.nextOf(x.id);
+      const wait = next === undefined ? this.waitOf(x) : Math.max(1, this.hostWait(next.host));
       if (wait !== null) soonest = Math.min(soonest ?? Infinity, wait);
     }
     return soonest;
@@ -188,6 +268,11 @@ export class PageChoice {
    * waits. Sites in flight are left out: their pull says what they are.
    */
   failing(hostFailing: (host: string) => boolean): { sites: number; soonest: number | null } | null {
+    // a site open now can go on: asking every site of a study at each turn was the run's cost
+    if (!this.waitForChoice) {
+      this.update();
+      if (this.openArms > 0) return null;
+    }
     let sites = 0;
     let soonest: number | null = null;
     const until = (ms: number | null) => {
@@ -196,10 +281,11 @@ export class PageChoice {
     };
     for (const x of this.state.sites.values()) {
       if (x.unavailable !== null || this.state.inFlight.has(x.id) || this.state.capped(x)) continue;
-      if (this.pageFor(x.id) === undefined) {
+      const next = this.nextOf(x.id);
+      if (next === undefined) {
         const wait = this.waitOf(x);
         if (wait !== null) until(wait);
-      } else if (hostFailing(new URL(this.pageFor(x.id)!.url).host) && this.delayOf(x.id) > 0) until(this.delayOf(x.id));
+      } else if (hostFailing(next.host) && this.hostWait(next.host) > 0) until(this.hostWait(next.host));
       else return null;
     }
     return sites === 0 ? null : { sites, soonest };
@@ -218,18 +304,19 @@ export class PageChoice {
     return c;
   }
 
-  /** Available, not in flight, not capped, with a page left. */
-  private pending(x: SiteTally): boolean {
-    return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) && this.pageFor(x.id) !== undefined;
+  /** The site's next page when it is available, not in flight, not capped, with a page left. */
+  private pending(x: SiteTally): Next | undefined {
+    return x.unavailable === null && !this.state.inFlight.has(x.id) && !this.state.capped(x) ? this.nextOf(x.id) : undefined;
   }
 
-  /** The site's next page's priority in the order's common unit. */
-  private worth(id: number): number | undefined {
-    const p = this.pageFor(id)!.priority;
+  /** The page's priority in the order's common unit. */
+  private worth(id: number, page: FrontierPage): number | undefined {
+    const p = page.priority;
     return p === undefined || !this.state.order ? p : this.state.order.worth(id, p);
   }
+}
 
-  private delayOf(id: number): number {
-    return this.hostWait(new URL(this.pageFor(id)!.url).host);
-  }
+interface Next {
+  page: FrontierPage;
+  host: string;
 }

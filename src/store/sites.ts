@@ -1,5 +1,6 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
-import { boundsKey, domainOf, nestedSites, overlapsOf, siteRule, sitesByDomain, type Scope, type SiteRule } from '../url/scope.js';
+import { boundsKey, domainOf, siteRule, sitesByDomain, type Scope, type SiteRule } from '../url/scope.js';
+import { SiteOverlaps } from '../url/site-overlaps.js';
 import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import type { SessionIds } from '../url/session-ids.js';
 import type { RewardMode } from '../schedule/sites/reward.js';
@@ -78,9 +79,8 @@ export function siteRules(db: Db, s: Pick<Settings, 'scope'>): { id: number; sit
 /** Each site's scope (its bounds, the sites nested in them, the URL normalization and session ids), by site id. */
 export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize' | 'session-ids'>): Map<number, SiteScope> {
   const all = siteRules(db, s);
-  const groups = sitesByDomain(all);
-  const near = (x: { rule: SiteRule }) => groups.get(domainOf(x.rule))!.map((g) => g.rule);
-  return new Map(all.map((x) => [x.id, { rule: x.rule, nested: nestedSites(x.rule, near(x)), mode: s.normalize, sessionIds: s['session-ids'] }]));
+  const overlaps = new SiteOverlaps(all);
+  return new Map(all.map((x) => [x.id, { rule: x.rule, nested: overlaps.of(x.rule).holding.map((o) => o.rule), mode: s.normalize, sessionIds: s['session-ids'] }]));
 }
 
 /** How many sites the store has. */
@@ -157,9 +157,11 @@ export interface SitePlan {
 export function planSites(db: Db, seeds: readonly SeedInput[], s: Pick<Settings, 'scope'>): SitePlan {
   const before = siteRules(db, s).map((x) => ({ id: x.id, url: x.site.url, rule: x.rule }));
   const fresh = seeds.map((x) => ({ url: fetchUrl(x.url), rule: ruleOf({ url: x.url.href, scope: x.scope ?? null, include: patternsJson(x.include), exclude: patternsJson(x.exclude) }, s) }));
-  const groups = sitesByDomain<{ rule: SiteRule }>([...before, ...fresh]);
+  const all = [...before, ...fresh];
+  const groups = sitesByDomain<{ rule: SiteRule }>(all);
   const meeting = fresh.flatMap((x, i) => (groups.get(domainOf(x.rule))!.length > 1 ? [i] : []));
-  const inside = meeting.some((i) => overlapsOf(fresh[i]!.rule, groups.get(domainOf(fresh[i]!.rule))!).within.length > 0);
+  const overlaps = new SiteOverlaps<{ rule: SiteRule }>(all);
+  const inside = meeting.some((i) => overlaps.of(fresh[i]!.rule).within.length > 0);
   return { seeds, before, fresh, meeting, inside };
 }
 

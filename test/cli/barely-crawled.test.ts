@@ -2,7 +2,7 @@
 // the crawl's summary, in status and in the report, so nobody reads its counts as "links to nothing".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { servePages } from '../helpers/page-server.js';
 import { beebot, tempDir } from '../helpers/cli.js';
 
@@ -17,6 +17,8 @@ for (const site of ['rich1', 'rich2', 'rich3', 'barren']) {
   pages[`${site}.test/`] = Array.from({ length: 30 }, (_, i) => `<a href="/p${i}.html">page ${i}</a>`).join(' ') + ext(99);
   for (let i = 0; i < 30; i++) pages[`${site}.test/p${i}.html`] = `<p>page ${i}</p>${ext(i)}`;
 }
+// any other host: a start page linking two pages of its own
+pages['/'] = '<a href="/a.html">a</a> <a href="/b.html">b</a>';
 
 beforeAll(async () => {
   server = await servePages(pages, (b) => `<html><body>${b}</body></html>`);
@@ -46,5 +48,23 @@ describe('a site barely crawled', () => {
     const chosen = sites.reduce((a, b) => (b.pages_fetched > a.pages_fetched ? b : a));
     expect(chosen.pages_fetched).toBeGreaterThan(30);
     expect(r.stdout).not.toContain(`${chosen.short}: `);
+  });
+
+  it('past ten sites, the summary counts them in one line and names the command that lists them', async () => {
+    const db = join(tmp.dir, 'many.db');
+    const hosts = Array.from({ length: 24 }, (_, i) => `many${i}.test`);
+    const seeds = join(tmp.dir, 'many.seeds');
+    writeFileSync(seeds, hosts.map((h) => `http://${h}:${server.port}/`).join('\n'));
+    expect((await beebot(['seeds', 'import', seeds], { db })).code).toBe(0);
+    // a budget below the sites: most are never fetched while their start page waits
+    const r = await beebot(['crawl', '--budget', '6', '--delay', '0', '--concurrency', '1', ...hosts.flatMap((h) => ['--resolve', `${h}:${server.port}:127.0.0.1`])], { db });
+    expect(r.code, r.stderr).toBe(0);
+    const listed = (await beebot(['status'], { db })).stdout.split('\n').filter((l) => l.includes('the scheduler found better pages elsewhere'));
+    expect(listed.length).toBeGreaterThan(10);
+    const said = r.stdout.split('\n').filter((l) => l.includes('the scheduler found better pages elsewhere'));
+    expect(said).toEqual([
+      `${listed.length} sites barely crawled (0 pages fetched, ${listed.length} queued among them): the scheduler found better pages elsewhere; --order bfs crawls every site evenly; beebot status lists them`,
+    ]);
+    expect(listed).toContain('many23.test: 0 pages, 1 queued: the scheduler found better pages elsewhere; --order bfs crawls every site evenly');
   });
 });

@@ -11,6 +11,7 @@ import { parseSitemap } from '../../src/markup/sitemap.js';
 import { applyParamRules, type ParamRule } from '../../src/params/rules.js';
 import { domainOf, nestedSites, overlapsOf, ownerOf, sitesByDomain, siteRule, siteVerdict, type Scope, type SiteRule } from '../../src/url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../../src/url/url-pattern.js';
+import { SiteOverlaps } from '../../src/url/site-overlaps.js';
 import { beebot, tempDir } from '../helpers/cli.js';
 import { servePages, type RawFile } from '../helpers/page-server.js';
 import { createDatabase, startPostgres, type PgCluster } from '../helpers/postgres.js';
@@ -77,6 +78,19 @@ describe('site scopes (pure)', () => {
       .toEqual(['uni.test', 'a.github.io', '127.0.0.1', 'localhost']);
     const groups = sitesByDomain([...sites, { id: 5, rule: rule('http://b.github.io/', 'domain') }]);
     expect([...groups].map(([d, g]) => [d, g.map((x) => x.id)])).toEqual([['uni.test', [0, 1, 2, 3, 4]], ['b.github.io', [5]]]);
+  });
+
+  it('SiteOverlaps answers as overlapsOf over the domain\'s sites, in their order, for every mix of scopes', () => {
+    const urls = ['http://uni.test/', 'http://lib.uni.test/', 'http://www.lib.uni.test/dept/', 'http://lib.uni.test/dept/lab/', 'http://lib.uni.test/other/', 'http://www.www.uni.test/',
+      'http://www.uni.test/a/', 'http://math.uni.test/', 'http://a.github.io/', 'http://b.github.io/x/', 'http://127.0.0.1:8080/p/', 'http://localhost/', 'http://other.test/'];
+    const scopes: Scope[] = ['domain', 'host', 'prefix'];
+    // every site in every scope, in a shuffled order: the index's answers keep the sites' order
+    const sites = urls.flatMap((u) => scopes.map((sc) => rule(u, sc))).map((r, k) => ({ id: (k * 16) % 39, rule: r })).sort((a, b) => a.id - b.id);
+    const index = new SiteOverlaps(sites);
+    const groups = sitesByDomain(sites);
+    const ids = (o: { within: { id: number }[]; holding: { id: number }[] }) => [o.within.map((s) => s.id), o.holding.map((s) => s.id)];
+    for (const s of sites) expect(ids(index.of(s.rule))).toEqual(ids(overlapsOf(s.rule, groups.get(domainOf(s.rule))!)));
+    expect(sites.some((s) => index.of(s.rule).within.length > 0 && index.of(s.rule).holding.length > 0)).toBe(true);
   });
 
   it('include and exclude: globs on path and query or the whole URL, re: regexes, an exclude wins', () => {

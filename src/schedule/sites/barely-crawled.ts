@@ -31,3 +31,15 @@ export const evenHint = (policy: string): string => (policy === 'pages' ? '--ord
 export function barelyCrawledLine(s: SiteCoverage, policy: string): string {
   return `${s.name}: ${counted(s.fetched, 'page')}, ${s.frontier.toLocaleString('en-US')} queued: the scheduler found better pages elsewhere; ${evenHint(policy)} crawls every site evenly`;
 }
+
+/**
+ * The lines naming the barely crawled sites, at most `shown`: past it one line counts them all and
+ * names the command that lists them (a study of thousands of sites keeps a screen-long summary).
+ */
+export function barelyCrawledLines(barely: readonly SiteCoverage[], policy: string, shown = Infinity): string[] {
+  if (barely.length <= shown) return barely.map((s) => barelyCrawledLine(s, policy));
+  const queued = barely.reduce((a, s) => a + s.frontier, 0);
+  return [
+    `${counted(barely.length, 'site')} barely crawled (${counted(barely.reduce((a, s) => a + s.fetched, 0), 'page')} fetched, ${queued.toLocaleString('en-US')} queued among them): the scheduler found better pages elsewhere; ${evenHint(policy)} crawls every site evenly; beebot status lists them`,
+  ];
+}

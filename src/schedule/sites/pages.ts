@@ -1,5 +1,4 @@
-import { openArms } from './common.js';
-import type { Policy } from './policy.js';
+import type { Arm, Policy } from './policy.js';
 
 /**
  * One scheduler over pages: the open site whose next page is worth most (Arm.next: with
@@ -10,12 +9,14 @@ import type { Policy } from './policy.js';
  * unordered crawl) it is the fewest-pulls rule, an even split.
  */
 export function pages(): Policy {
+  // one pass over the arms, ties broken by id itself: no list of the open ones to make at each pick
   return ({ arms }) => {
-    const open = openArms(arms);
-    let best = open[0];
-    if (!best) return null;
-    const v = (x: typeof best) => x.next ?? 0;
-    for (const a of open) if (v(a) > v(best) || (v(a) === v(best) && a.pulls < best.pulls)) best = a;
-    return best.id;
+    let best: Arm | undefined;
+    const v = (x: Arm) => x.next ?? 0;
+    for (const a of arms) {
+      if (!a.open) continue;
+      if (!best || v(a) > v(best) || (v(a) === v(best) && (a.pulls < best.pulls || (a.pulls === best.pulls && a.id < best.id)))) best = a;
+    }
+    return best?.id ?? null;
   };
 }
