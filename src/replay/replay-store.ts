@@ -1,9 +1,9 @@
-import type { FrontierPage, OrderState } from '../schedule/queued-page.js';
-import { rescores, type Prioritize, type Rescore } from '../schedule/links/rescore.js';
+import type { FrontierPage } from '../schedule/queued-page.js';
+import type { Prioritize, Rescore } from '../schedule/links/rescore.js';
 import type { LinkOrder, OrderedLink } from '../schedule/link-order.js';
 import type { PageStatus } from '../pull/pull-record.js';
 import type { SiteQueues } from '../schedule/page-choice.js';
-import { START } from '../schedule/links/priority.js';
+import { MemoryFrontier } from '../schedule/memory-frontier.js';
 import { contentOf, type GraphLink, type SiteGraph, type WebGraph } from './web-graph.js';
 
 /** A row of the replay's pages: the columns of the store's `pages` that a crawl's choices read. */
@@ -15,17 +15,9 @@ interface Row {
   url: string;
   /** robots.txt of that spelling's origin denies it */
   robots: boolean;
+  /** its level once it left the queue (a queued page's is the frontier's) */
   level: number;
-  /** a nearer level found while queued, in an order that does not track known pages (store/queued-levels.ts) */
-  nearer: number | null;
   status: 'queued' | 'done' | 'not-html' | 'error' | 'redirect' | 'skipped';
-  priority: number | null;
-  anchor: string | null;
-  cues: string | null;
-  cash: number | null;
-  inherit: number | null;
-  dist: number | null;
-  inlinks: number | null;
 }
 
 /** What one pull gave: the rewards and what the whole store gained. */
@@ -49,16 +41,16 @@ export interface ReplayPull {
 }
 
 /**
- * The offline twin of the store a crawl writes (store/frontier.ts, store/priorities.ts and the
- * link steps of store/pull-writer.ts), in memory over a page graph: the same rows, the same
- * order of the next page (priority, level, discovery), the same levels, the same rewards. Site
- * ids are 1-based in graph order, as `seeds import` gives them. The live check
- * (scripts/harvest-live.ts) holds the two to each other.
+ * The offline twin of the store a crawl writes (the link steps of store/pull-writer.ts), in
+ * memory over a page graph, its queue the crawl's own in-memory frontier
+ * (schedule/memory-frontier.ts): the same rows, the same order of the next page, the same
+ * levels, the same rewards. Site ids are 1-based in graph order, as `seeds import` gives them.
+ * The live check (scripts/harvest-live.ts) holds the two to each other.
  */
 export class ReplayStore implements SiteQueues {
   private rows: Row[] = [];
   private byNode: Map<number, Row>[];
-  private queued: Set<Row>[];
+  private queue: MemoryFrontier;
   private siteUrls: Set<number>[];
   private siteHosts: Set<number>[];
   private readPages = new Set<Row>();
@@ -73,11 +65,11 @@ export class ReplayStore implements SiteQueues {
     /** the crawl reads each link's context (net/page-reader.ts: --order value): its stored cues, else its URL and anchor alone */
     private context = false,
     /** the crawl's max-level: a nearer level that makes a queued page eligible moves it at once */
-    private maxLevel = Infinity,
+    maxLevel = Infinity,
   ) {
     const k = web.sites.length;
+    this.queue = new MemoryFrontier(ordered, maxLevel);
     this.byNode = Array.from({ length: k + 1 }, () => new Map());
-    this.queued = Array.from({ length: k + 1 }, () => new Set());
     this.siteUrls = Array.from({ length: k + 1 }, () => new Set());
     this.siteHosts = Array.from({ length: k + 1 }, () => new Set());
     web.sites.forEach((_, i) => this.insert(i + 1, 0, 0, null));
@@ -87,55 +79,36 @@ export class ReplayStore implements SiteQueues {
     return this.web.sites[id - 1]!;
   }
 
-  private insert(site: number, node: number, level: number, extra: Partial<Row> | null, link?: GraphLink): Row {
+  private insert(site: number, node: number, level: number, ordered: { priority: number; anchor: string | null; cues: string | null; cash: number; inherit: number; dist: number; inlinks: number } | null, link?: GraphLink): Row {
     const p = this.site(site).pages[node]!;
-    const row: Row = {
-      id: this.rows.length + 1, site, node, url: link?.url ?? p.url, robots: link?.url ? link.robots === true : p.robots === true, level, nearer: null, status: 'queued',
-      priority: null, anchor: null, cues: null, cash: null, inherit: null, dist: null, inlinks: null, ...extra,
-    };
+    const row: Row = { id: this.rows.length + 1, site, node, url: link?.url ?? p.url, robots: link?.url ? link.robots === true : p.robots === true, level, status: 'queued' };
     this.rows.push(row);
     this.byNode[site]!.set(node, row);
-    this.queued[site]!.add(row);
+    this.queue.add({ id: row.id, siteId: site, url: row.url, level, ...ordered });
     return row;
   }
 
-  private setStatus(row: Row, status: Row['status']): void {
-    row.status = status;
-    if (status !== 'queued') this.queued[row.site]!.delete(row);
+  /** The row's level now: the frontier's while it is queued. */
+  private levelOf(row: Row): number {
+    return this.queue.levelOf(row.id) ?? row.level;
   }
 
-  /** store/frontier.ts: breadth-first (level, id), or ordered (priority desc, level, id) among pages with a priority. */
+  private setStatus(row: Row, status: Row['status']): void {
+    if (status !== 'queued') row.level = this.queue.take(row.id) ?? row.level;
+    row.status = status;
+  }
+
   /** A replayed page never fails for now: nothing waits for a retry. */
   soonestRetry(): null {
     return null;
   }
 
-  nextPage(siteId: number, maxLevel: number): FrontierPage | undefined {
-    let best: Row | undefined;
-    for (const r of this.queued[siteId]!) {
-      if (r.level > maxLevel) continue;
-      if (this.ordered) {
-        if (r.priority === null) continue;
-        if (!best || r.priority > best.priority! || (r.priority === best.priority && (r.level < best.level || (r.level === best.level && r.id < best.id)))) best = r;
-      } else if (!best || r.level < best.level || (r.level === best.level && r.id < best.id)) best = r;
-    }
-    if (!best) return undefined;
-    const page: FrontierPage = { id: best.id, siteId, url: best.url, level: levelNow(best) };
-    if (!this.ordered) return page;
-    return { ...page, priority: best.priority!, anchor: best.anchor, state: this.state(best, best.level === 0 ? 1 : 0) };
+  nextPage(siteId: number): FrontierPage | undefined {
+    return this.queue.nextPage(siteId);
   }
 
-  /** The order's columns as the store reads them (coalesced). */
-  private state(r: Row, cashIfNull: number): OrderState {
-    return { cues: r.cues ?? '', cash: r.cash ?? cashIfNull, inherit: r.inherit ?? 0, dist: r.dist ?? 0, inlinks: r.inlinks ?? 0 };
-  }
-
-  /** store/priorities.ts rescoreQueued. */
   rescore(siteId: number, prioritize: Prioritize, which: Rescore = 'all'): void {
-    for (const r of this.queued[siteId]!) {
-      if (!rescores(which, r.priority, r.cues)) continue;
-      r.priority = r.level === 0 ? START : prioritize(siteId, r.url, r.anchor ?? '', this.state(r, r.level === 0 ? 1 : 0));
-    }
+    this.queue.rescore(siteId, prioritize, which);
   }
 
   /** robots.txt keeps the page from being fetched (under the spelling it was queued with). */
@@ -163,12 +136,10 @@ export class ReplayStore implements SiteQueues {
     if (c !== pulled.node) {
       content = this.byNode[site]!.get(c) ?? this.insert(site, c, page.level, null);
       this.setStatus(pulled, 'redirect');
-      level = Math.min(levelNow(content), page.level);
+      level = Math.min(this.levelOf(content), page.level);
     }
-    pulled.nearer = null;
     this.setStatus(content, node.status);
-    content.level = Math.min(levelNow(content), level);
-    content.nearer = null;
+    content.level = Math.min(content.level, level);
     const read = graph.pages[c]!;
     // storeExternal: each (page, URL) once; the rewards count what is new to the site and to the store.
     const out: ReplayPull = { site, node: pulled.node, level: page.level, status: node.status, http: node.http, page: false, urls: 0, hosts: 0, pairs: 0, newUrls: 0, newHosts: 0 };
@@ -206,15 +177,8 @@ export class ReplayStore implements SiteQueues {
     for (const l of links) {
       const row = this.byNode[site]!.get(l.to);
       if (!row) this.insert(site, l.to, level + 1, null, l);
-      else if (row.status === 'queued' && row.level > level + 1) row.level = level + 1;
+      else this.queue.raise(row.id, level + 1);
     }
-  }
-
-  /** store/queued-levels.ts keep: a queued page's nearer level waits beside it, unless it makes the page eligible. */
-  private nearer(row: Row, level: number): void {
-    if (row.level <= level) return;
-    if (row.level > this.maxLevel && level <= this.maxLevel) row.level = level;
-    else row.nearer = Math.min(row.nearer ?? level, level);
   }
 
   /** storeOrdered: the order learns the pull, then scores each new or still queued target; the pulled page's cash is spent. */
@@ -226,7 +190,7 @@ export class ReplayStore implements SiteQueues {
       const row = this.byNode[site]!.get(l.to);
       if (row && row.status !== 'queued') continue;
       if (row && !order.tracksKnown) {
-        this.nearer(row, level + 1);
+        this.queue.nearer(row.id, level + 1);
         continue;
       }
       targets.push({ l, row });
@@ -235,20 +199,17 @@ export class ReplayStore implements SiteQueues {
     // The link's cues as the page reader gives them live: with context (URL, anchor, text before it, title, tag path) or none.
     const asked: OrderedLink[] = targets.map(({ l, row }) => ({
       url: l.url ?? graph.pages[l.to]!.url, anchor: l.anchor, cues: this.context ? l.cues || undefined : undefined,
-      known: row ? { cues: row.cues as string, cash: row.cash ?? 0, inherit: row.inherit ?? 0, dist: row.dist ?? 0, inlinks: row.inlinks ?? 0 } : null,
+      known: row ? this.queue.known(row.id)! : null,
     }));
     const scored = order.children(page, reward, relevance, asked);
     targets.forEach(({ l, row }, i) => {
       const { state, priority } = scored[i]!;
       const { cash, inherit, dist, inlinks } = state;
-      if (row) Object.assign(row, { cash, inherit, dist, inlinks, priority, level: Math.min(row.level, level + 1) });
+      if (row) this.queue.update(row.id, priority, state, level + 1);
       else this.insert(site, l.to, level + 1, { priority, anchor: l.anchor, cues: state.cues || null, cash, inherit, dist, inlinks }, l);
     });
-    pulled.cash = 0;
-    const which = order.rescoreAfter(page, reward, (atMost) => Math.min(this.queued[site]!.size, atMost));
+    const which = order.rescoreAfter(page, reward, (atMost) => Math.min(this.queue.queued(site), atMost));
     if (which) this.rescore(site, order.prioritize, which);
   }
 }
 
-/** A page's level as its fetch reads it: with the nearer level that waited beside it. */
-const levelNow = (r: Row): number => Math.min(r.level, r.nearer ?? r.level);
