@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFrontier } from '../src/schedule/memory-frontier.js';
-import { START } from '../src/schedule/links/priority.js';
-import type { OrderState } from '../src/schedule/queued-page.js';
+import { MemoryFrontier } from '../../src/schedule/memory-frontier.js';
+import { START } from '../../src/schedule/links/priority.js';
+import type { OrderState } from '../../src/schedule/queued-page.js';
 
 const S = 1;
 const page = (id: number, level: number, extra: object = {}) => ({ id, siteId: S, url: `https://a.example/p${id}`, level, ...extra });
