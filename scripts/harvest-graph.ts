@@ -3,9 +3,11 @@
 //   node dist/scripts/harvest-graph.js [out.json.gz]     (default ROOT/beebot-graph.json.gz)
 // About a minute. `npm run bench:harvest` and `beebot simulate --graph` read the file.
 import { spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { certificateIn } from '../src/net/certificate.js';
 import { fetchPage, type FetchContext } from '../src/net/fetch-page.js';
 import { HostGate } from '../src/net/host-gate.js';
 import { RobotsCache } from '../src/net/robots-cache.js';
@@ -19,7 +21,7 @@ import { buildGraph } from '../src/replay/graph-build.js';
 import { loadGraph, saveGraph, type WebGraph } from '../src/replay/web-graph.js';
 import { defaults } from '../src/store/settings.js';
 import { nestedSites, siteRule } from '../src/url/scope.js';
-import { ensureSites, root, rootC, startProxy } from './replay-root.js';
+import { caFile, ensureSites, root, rootC, startProxy } from './replay-root.js';
 
 export const graphFile = join(root, 'beebot-graph.json.gz');
 
@@ -48,7 +50,20 @@ async function build(out: string): Promise<void> {
   const dispatcher = createDispatcher(http);
   const robots = new RobotsCache(dispatcher, http, new HostGate({ delayMs: 0, maxBackoffMs: s['max-backoff'] }), s['max-crawl-delay'], s['page-timeout'], () => undefined);
   const signal = new AbortController().signal;
-  const allowed = async (u: string) => (await robots.verdict(u, signal)).kind === 'allow';
+  // A robots.txt that failed for now (the proxy busy under 32 reads at once) is asked again, as a
+  // crawl asks again: taken for a refusal at once, it made pages the live crawl reads unread here.
+  const allowed = async (u: string): Promise<boolean> => {
+    for (let tries = 1; ; tries++) {
+      const v = await robots.verdict(u, signal);
+      if (v.kind !== 'wait') return v.kind === 'allow';
+      // a certificate the machine does not accept: the live crawl leaves the origin's pages unread too
+      if (certificateIn(v.reason) !== null) return false;
+      // still failing, or asked again only after a long back-off (a twin the proxy refuses): the live
+      // crawl keeps its pages waiting, never pulled
+      if (tries === 3 || v.until - Date.now() > 5000) return false;
+      await sleep(Math.max(100, v.until - Date.now()));
+    }
+  };
   const rules = sites.map((x) => siteRule(new URL(x.url), s.scope));
   const scopes: SiteScope[] = rules.map((rule) => ({ rule, nested: nestedSites(rule, rules), mode: s.normalize, sessionIds: s['session-ids'] }));
   const t0 = performance.now();
@@ -84,4 +99,14 @@ async function build(out: string): Promise<void> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await build(resolve(process.argv[2] ?? graphFile));
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const out = resolve(process.argv[2] ?? graphFile);
+  // Run by hand without the replay web's CA (NODE_EXTRA_CA_CERTS unset, or the system's bundle),
+  // every https origin would fail and its pages be left unread, a graph a live crawl does not see:
+  // build it as ensureGraph does.
+  if (process.env.NODE_EXTRA_CA_CERTS !== caFile) {
+    ensureSites();
+    const env = { ...process.env, NODE_EXTRA_CA_CERTS: caFile };
+    process.exitCode = spawnSync(process.execPath, [fileURLToPath(import.meta.url), out], { stdio: 'inherit', env }).status ?? 1;
+  } else await build(out);
+}
