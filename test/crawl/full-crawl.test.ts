@@ -5,7 +5,7 @@
 // 502, a certificate nobody trusts, a host the proxy cannot reach): the rest of each site is
 // fetched all the same, and the twins' pages are counted as waiting, named with their cause.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,6 +169,24 @@ describe('a full crawl of real sites', () => {
     const waiting = rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages p JOIN sites s ON s.id = p.site_id WHERE s.short = 'www.sqlite.org' AND p.status = 'queued' AND p.retry_at IS NOT NULL AND p.url LIKE 'https://sqlite.org/%'")[0]!.n;
     expect(waiting).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/^left queued: .* waiting for \d+ hosts?/m);
+  }, 600_000);
+
+  // Live equals replay: the offline replay (src/replay, its queue the in-memory frontier) picks the
+  // same sites and earns the same rewards, pull for pull, as the real crawl with its store's
+  // frontier, on a page graph of the same sites built afresh with beebot's own fetch and page code.
+  it('live equals replay: the real crawl and the replay on its page graph part at no pull, in every order', () => {
+    rmSync(join(ROOT, 'beebot-graph.json.gz'), { force: true });
+    const live = fileURLToPath(new URL('../../dist/scripts/harvest-live.js', import.meta.url));
+    const r = spawnSync(process.execPath, [live, '--budgets', '400', '--orders', 'value,bfs,best-first'], { encoding: 'utf8', env: { ...process.env, REPLAY_ROOT: ROOT } });
+    expect(r.status, r.stderr).toBe(0);
+    const [head, ...cells] = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(cells).toHaveLength(3);
+    const col = (name: string) => head!.indexOf(name);
+    for (const c of cells) {
+      expect(c[col('first parting pull')], c.join(' ')).toBe('none');
+      expect(Number(c[col('live pairs')])).toBeGreaterThan(1000);
+      expect(c[col('live pairs')]).toBe(c[col('replay pairs')]);
+    }
   }, 600_000);
 
   describe('with failing twin hosts', () => {
