@@ -62,7 +62,9 @@ function crawl(db: string, args: string[], killAfter = Infinity): Promise<Run> {
       if (!/^\d+\t/.test(l)) continue;
       if (pages++ === 0) first = (performance.now() - t0) / 1000;
       // time's child is node: kill it, not time, so the crawl dies without a word
-      if (pages === killAfter) spawnSync('pkill', ['-KILL', '-P', String(child.pid)]);
+      if (pages === killAfter) {
+        for (const pid of readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)) process.kill(Number(pid), 'SIGKILL');
+      }
     }
   });
   return new Promise((done) =>
