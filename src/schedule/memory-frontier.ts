@@ -2,23 +2,12 @@ import type { FrontierPage, OrderState } from './queued-page.js';
 import { rescores, type Prioritize, type Rescore } from './links/rescore.js';
 import { START } from './links/priority.js';
 import { PageHeap, type HeapItem } from './page-heap.js';
+import type { FoundPage, PageFrontier } from './page-frontier.js';
 
 /** A queued page as it enters the frontier: found by a pull, or read back from the store on a resume. */
-export interface QueuedPage {
-  id: number;
-  siteId: number;
-  url: string;
-  level: number;
+export interface QueuedPage extends FoundPage {
   /** a nearer level found while it was queued (it becomes the page's level when it is fetched) */
   nearer?: number | null;
-  /** ordered crawls: its priority (null: not scored yet), the link's anchor and what the order keeps with it */
-  priority?: number | null;
-  anchor?: string | null;
-  cues?: string | null;
-  cash?: number | null;
-  inherit?: number | null;
-  dist?: number | null;
-  inlinks?: number | null;
   attempts?: number;
   firstFailedAt?: number | null;
   /** it failed for now, or its host is held: not asked before this time (epoch ms) */
@@ -64,9 +53,10 @@ const byPriority = (a: Entry, b: Entry): boolean => a.priority! > b.priority! ||
  * until its retry time. A queued page found nearer in an ordered crawl keeps the level it was
  * queued with (which orders it) and the nearer one beside it, which becomes its level when it is
  * taken. Plain data, no I/O: the store keeps the record, and a resumed crawl adds its queued
- * pages back (in any order: the order is by key alone).
+ * pages back (in any order: the order is by key alone). The store's queue keeps the same order
+ * (page-frontier.ts: one contract, tested against both).
  */
-export class MemoryFrontier {
+export class MemoryFrontier implements PageFrontier {
   private sites = new Map<number, SiteQueue>();
   private byId = new Map<number, Entry>();
   private before: (a: Entry, b: Entry) => boolean;

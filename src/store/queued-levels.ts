@@ -34,7 +34,7 @@ export class QueuedLevels {
    * Page `id`, found at `level` from page `on`: true when that is kept here (the page is queued and
    * stays on the same side of maxLevel) or changes nothing; false when its own row must move.
    */
-  keep(id: number, level: number, on: number, maxLevel: number): boolean {
+  keep(id: number, level: number, on: number | null, maxLevel: number): boolean {
     const row = this.standing.get(id) as [string, number] | undefined;
     if (row === undefined || row[1] <= level) return true;
     if (row[0] !== 'queued' || (row[1] > maxLevel && level <= maxLevel)) return false;
