@@ -110,7 +110,7 @@ export class PullWriter {
     this.mode = opts.reward ?? 'urls';
     this.now = opts.now ?? Date.now;
     this.order = opts.order;
-    this.queuedLevels = new QueuedLevels(db);
+    this.queuedLevels = new QueuedLevels(db, { remember: !this.raced });
     this.nearerUnder = opts.order && !opts.order.tracksKnown && opts.maxLevel !== undefined ? opts.maxLevel : null;
     this.known = new KnownExternal(db);
     this.text = opts.indexText ? new TextIndexWriter(db) : null;
@@ -131,6 +131,7 @@ export class PullWriter {
       } catch (err) {
         // The page's savepoint rolled back: what it marked known is not stored. Read it again.
         this.known = new KnownExternal(this.db);
+        this.queuedLevels.forgetAll();
         throw err;
       }
     });
@@ -449,6 +450,7 @@ export class PullWriter {
   /** A page that will not be fetched (robots.txt, a trap): no pull, no budget spent. */
   skip(page: FrontierPage, status: SkipStatus, note: string): void {
     this.s.skip.run(status, note, page.id);
+    this.queuedLevels.forget(page.id);
   }
 
   /** A site's sitemap pages, queued (sitemap-pages.ts), and its sitemaps marked read with what they gave; returns how many pages were new. */

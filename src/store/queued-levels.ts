@@ -18,8 +18,16 @@ export class QueuedLevels {
   private takeStmt;
   private lookStmt;
   private moveStmt;
+  /**
+   * page -> a level at or under which it is known here already (its own or its nearer one): a
+   * value-ordered crawl finds the same queued pages again and again, and a find no nearer than
+   * that asks nothing of the store. Levels only go down; kept by a crawl alone on its store
+   * (another worker may fetch a page), emptied when a write fails (its rows rolled back).
+   */
+  private known: Map<number, number> | null;
 
-  constructor(db: Db) {
+  constructor(db: Db, opts: { remember?: boolean } = {}) {
+    this.known = opts.remember ? new Map() : null;
     this.standing = db.prepare(`SELECT status, level FROM pages WHERE id = ?`).raw();
     this.keepStmt = db.prepare(
       `INSERT INTO queued_levels (page_id, level, found_on) VALUES (?, ?, ?)
@@ -35,11 +43,28 @@ export class QueuedLevels {
    * stays on the same side of maxLevel) or changes nothing; false when its own row must move.
    */
   keep(id: number, level: number, on: number | null, maxLevel: number): boolean {
+    const known = this.known?.get(id);
+    if (known !== undefined && known <= level) return true;
     const row = this.standing.get(id) as [string, number] | undefined;
-    if (row === undefined || row[1] <= level) return true;
+    if (row === undefined) return true;
+    if (row[1] <= level) {
+      this.known?.set(id, row[1]);
+      return true;
+    }
     if (row[0] !== 'queued' || (row[1] > maxLevel && level <= maxLevel)) return false;
     this.keepStmt.run(id, level, on);
+    this.known?.set(id, Math.min(level, known ?? level));
     return true;
+  }
+
+  /** The page left the queue some other way than being fetched (skipped): what is known of it goes. */
+  forget(id: number): void {
+    this.known?.delete(id);
+  }
+
+  /** A write failed: what this process knew may not be stored. */
+  forgetAll(): void {
+    this.known?.clear();
   }
 
   /** The page's level with its nearer one (a page about to be fetched). */
@@ -50,6 +75,7 @@ export class QueuedLevels {
 
   /** The page is being fetched: its nearer level, if any, becomes its level. */
   settle(id: number): void {
+    this.known?.delete(id);
     const row = this.takeStmt.get(id) as [number, number | null] | undefined;
     if (row) this.moveStmt.run(row[0], row[1], id, row[0]);
   }

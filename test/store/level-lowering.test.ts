@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../../fixtures/listen.js';
-import { openDb, type Db } from '../../src/db/db.js';
+import { openDb, sqliteOf, type Db } from '../../src/db/db.js';
 import { CrawlOrder } from '../../src/schedule/link-order.js';
 import { Frontier } from '../../src/store/frontier.js';
 import { QueuedLevels, settleQueuedLevels } from '../../src/store/queued-levels.js';
@@ -109,7 +109,7 @@ function crawlValueOrdered(d: Db) {
   pull('/c', ['/d', '/m']);
   pull('/d', ['/x']);
   pull('/a', ['/m', '/x']);
-  return { pull, id, nearer };
+  return { pull, id, nearer, w };
 }
 
 const waiting = (d: Db) => d.prepare('SELECT page_id, level, found_on FROM queued_levels ORDER BY page_id').raw().all();
@@ -145,6 +145,31 @@ describe('a value-ordered crawl: a queued page found nearer the start', () => {
       }
     }, 60_000);
   }
+
+  // A crawl alone on its store remembers the nearer levels it knows, so a page found again no
+  // nearer asks nothing of the store: what it remembers must follow the store's rows.
+  it('SQLite alone: a page skipped after its nearer level was kept still moves up when found nearer; a write that failed forgets what it kept', () => {
+    const d = openDb(join(tmp.dir, 'levels-remembered.db'));
+    try {
+      const { pull, id, w } = crawlValueOrdered(d);
+      expect(waiting(d)).toEqual([[id('/m'), 2, id('/a')]]);
+      // robots.txt refuses /m: it leaves the queue at level 3; found at 2 again, the fetched-or-skipped row moves
+      w.skip({ id: id('/m'), siteId: 1, url: A + '/m', level: 3 }, 'robots-denied', 'refused');
+      pull('/b', ['/m']);
+      expect(levels(d)['/m']).toBe(2);
+      // /x (level 2) queues /p at 3; /a's pull that finds it at 2 fails as it is logged: nothing of it stays
+      pull('/x', ['/p']);
+      sqliteOf(d).exec(`CREATE TEMP TRIGGER refuse BEFORE INSERT ON fetches BEGIN SELECT RAISE(ABORT, 'disk said no'); END`);
+      const p = () => waiting(d).filter(([page]) => page === id('/p'));
+      expect(() => pull('/a', ['/p'])).toThrow(/disk said no/);
+      expect(p()).toEqual([]);
+      sqliteOf(d).exec('DROP TRIGGER refuse');
+      pull('/a', ['/p']);
+      expect(p()).toEqual([[id('/p'), 2, id('/a')]]);
+    } finally {
+      d.close();
+    }
+  });
 });
 
 /**
