@@ -1,3 +1,5 @@
+import { retryableStatus } from '../net/failure-rule.js';
+
 /** What a re-check does with a page (refreshes.action). */
 export type RefreshAction = 'keep' | 'replace' | 'gone' | 'retry';
 
@@ -11,6 +13,7 @@ export type RefreshAction = 'keep' | 'replace' | 'gone' | 'retry';
 export function refreshAction(httpStatus: number | null, same = false): RefreshAction {
   if (httpStatus === 304) return 'keep';
   if (httpStatus === 404 || httpStatus === 410) return 'gone';
-  if (httpStatus === null || httpStatus >= 500 || httpStatus === 408 || httpStatus === 429) return 'retry';
+  // failing for now by the crawl's failure rule, or no HTTP answer at all (a status past 599)
+  if (httpStatus === null || httpStatus > 599 || retryableStatus(httpStatus)) return 'retry';
   return same ? 'keep' : 'replace';
 }

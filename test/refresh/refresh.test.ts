@@ -14,7 +14,7 @@ describe('what a refresh does with an answer', () => {
   it('304 keeps, 404/410 are gone, failures are retried later, anything else replaces the links', () => {
     expect(refreshAction(304)).toBe('keep');
     expect([refreshAction(404), refreshAction(410)]).toEqual(['gone', 'gone']);
-    expect([null, 500, 503, 408, 429].map((s) => refreshAction(s))).toEqual(['retry', 'retry', 'retry', 'retry', 'retry']);
+    expect([null, 500, 503, 408, 429, 999].map((s) => refreshAction(s))).toEqual(['retry', 'retry', 'retry', 'retry', 'retry', 'retry']);
     expect([200, 203, 301, 403].map((s) => refreshAction(s))).toEqual(['replace', 'replace', 'replace', 'replace']);
     // a 200 whose text and links have the fingerprint they had: nothing to re-read
     expect([refreshAction(200, true), refreshAction(404, true), refreshAction(503, true)]).toEqual(['keep', 'gone', 'retry']);
