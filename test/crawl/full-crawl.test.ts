@@ -164,8 +164,12 @@ describe('a full crawl of real sites', () => {
       expect(t.urlsApart, `${t.host}: distinct external URLs that only one side has, as a share of the walk's\n${JSON.stringify(table, null, 1)}`).toBeLessThanOrEqual(0.01);
     }
     // www.sqlite.org's pages link its bare twin over https, which the replay web does not serve:
-    // those pages wait, and the summary says for which host and why
-    expect(r.stdout).toMatch(/site www\.sqlite\.org: [\d,]+ pages left: [\d,]+ wait for https:\/\/sqlite\.org \(robots\.txt: proxy refused the tunnel \(502\)/);
+    // those pages wait, and the summary says for which host and why: robots.txt refused, or, when
+    // the origin's pages failed often enough first (a slower machine retries more), that streak
+    // with the same last cause
+    expect(r.stdout).toMatch(
+      /site www\.sqlite\.org: [\d,]+ pages left: [\d,]+ wait for https:\/\/sqlite\.org \((robots\.txt: |\d+ pages in a row failed for now, the last with (robots\.txt: )?)proxy refused the tunnel \(502\)/,
+    );
     const waiting = rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages p JOIN sites s ON s.id = p.site_id WHERE s.short = 'www.sqlite.org' AND p.status = 'queued' AND p.retry_at IS NOT NULL AND p.url LIKE 'https://sqlite.org/%'")[0]!.n;
     expect(waiting).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/^left queued: .* waiting for \d+ hosts?/m);

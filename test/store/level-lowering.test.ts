@@ -160,7 +160,7 @@ describe('a value-ordered crawl: a queued page found nearer the start', () => {
       // /x (level 2) queues /p at 3; /a's pull that finds it at 2 fails as it is logged: nothing of it stays
       pull('/x', ['/p']);
       sqliteOf(d).exec(`CREATE TEMP TRIGGER refuse BEFORE INSERT ON fetches BEGIN SELECT RAISE(ABORT, 'disk said no'); END`);
-      const p = () => waiting(d).filter(([page]) => page === id('/p'));
+      const p = () => (waiting(d) as [number, number, number][]).filter(([page]) => page === id('/p'));
       expect(() => pull('/a', ['/p'])).toThrow(/disk said no/);
       expect(p()).toEqual([]);
       sqliteOf(d).exec('DROP TRIGGER refuse');
