@@ -1,19 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Policy } from '../schedule/sites/policy.js';
-import type { Rewards } from '../schedule/sites/reward.js';
 import type { Scheduler } from '../schedule/scheduler.js';
 import type { FrontierPage } from '../schedule/queued-page.js';
 import type { SiteCounts } from '../schedule/page-choice.js';
 import type { Db } from '../db/db.js';
 import type { PullResult } from '../pull/pull-record.js';
 import type { Settings } from '../store/settings.js';
-import { queuedLeft, waitingPages, type QueuedLeft } from '../store/frontier.js';
 import type { Site } from '../store/sites.js';
 import { failed, startPageProblem } from '../net/pull-result.js';
 import { FailedPulls } from './failed-pulls.js';
 import { SitemapReads } from './sitemap-reads.js';
+import { RunTally } from './run-tally.js';
+import { runSummary } from './run-summary.js';
 import { closeRun, openRun, type RunParts, type RunSetup } from './run-parts.js';
-import { politenessBound, sitesAtEnd, type CrawlSummary, type PullEvent, type StartEvent, type StopReason } from './run-report.js';
+import type { CrawlSummary, PullEvent, StartEvent, StopReason } from './run-report.js';
 import { consequence, outcomeOf } from '../net/failure-rule.js';
 import { patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
 import { certificateIn } from '../net/certificate.js';
@@ -56,23 +56,18 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
     await closeRun(parts);
   }
   coordinator.finish();
-  return run.summary(started, waitingPages(db), queuedLeft(db, o.settings['max-level']));
+  return run.summary(db, started);
 }
 
-/** The workers' loop and one pull, with this run's counters. */
+/** The workers' loop and one pull, with what the run counts (run-tally.ts) and when it last got on. */
 class CrawlRun {
   private reason: StopReason = 'exhausted';
-  private pulls = 0;
-  private rewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
-  private newUrls = 0;
-  private newHosts = 0;
-  private reached = 0;
+  private tally = new RunTally();
   /** the end of the last pull stored (or the run's start): a waiting run counts from it */
   private lastProgress = Date.now();
   private pullsSeen = 0;
   private failures: FailedPulls;
   readonly sitemaps: SitemapReads;
-  private pagesPerHost = new Map<string, number>();
   private waiters: (() => void)[] = [];
   private s: Settings;
   private state: Scheduler<Site>['state'];
@@ -86,7 +81,7 @@ class CrawlRun {
     this.s = o.settings;
     this.state = scheduler.state;
     this.choice = scheduler.choice;
-    this.failures = new FailedPulls(this.s, o.proxy, scheduler, coordinator, writer, holds, () => this.reached > 0);
+    this.failures = new FailedPulls(this.s, o.proxy, scheduler, coordinator, writer, holds, () => this.tally.reached > 0);
     this.sitemaps = new SitemapReads(this.s, o.signal, this.state, this.choice, reader, writer);
     o.signal.addEventListener('abort', this.wake, { once: true });
   }
@@ -111,7 +106,7 @@ class CrawlRun {
         this.pullsSeen = state.totalPulls;
         this.lastProgress = Math.max(this.lastProgress, Date.now());
       }
-      const patience = patienceMs(this.reached > 0, s['max-backoff'], s['retry-span']);
+      const patience = patienceMs(this.tally.reached > 0, s['max-backoff'], s['retry-span']);
       if (waitedOut(Date.now(), this.lastProgress, patience) && this.failing() !== null) {
         // Only failing sites are left and the run waited for them long enough: it ends once the pulls in flight do.
         if (state.inFlight.size === 0) return void (this.reason = 'waiting');
@@ -212,7 +207,7 @@ class CrawlRun {
       if (after === null) return false;
       c = after;
     } else if (c.host === 'answered') {
-      this.reached++;
+      this.tally.reached++;
       site.failures = 0;
       result.siteFailures = 0;
       this.failures.answered(origin);
@@ -220,45 +215,27 @@ class CrawlRun {
     if (page.level === 0 && result.unavailable === null && c.site === 'not-available') result.unavailable = startPageProblem(result);
     // A worker stalled past its lease has lost the page to another, which stores it.
     if (!coordinator.holds(page)) return false;
-    const { seq, reward, rewards: got, newUrls, newHosts } = writer.commit(result);
+    const stored = writer.commit(result);
+    const { seq, reward } = stored;
     // a page stored, even as failed for good, is the crawl going on: a waiting run counts from it
     this.lastProgress = Date.now();
     this.parts.hostsLog.state(host, hostState.delayMs, hostState.failures, hostState.pausedUntil);
-    this.pagesPerHost.set(host, (this.pagesPerHost.get(host) ?? 0) + 1);
     if (result.unavailable) site.unavailable = result.unavailable;
     coordinator.committed(site, page, result, seq, reward);
-    this.pulls++;
-    this.rewards.urls += got.urls;
-    this.rewards.hosts += got.hosts;
-    this.rewards.pairs += got.pairs;
-    this.newUrls += newUrls;
-    this.newHosts += newHosts;
+    this.tally.stored(host, stored);
     this.choice.forget(site.id);
     o.onPull?.({
       seq, site, url: page.url, level: page.level, status: result.status, httpStatus: result.httpStatus,
-      error: result.error ?? result.unavailable, reward, rewards: got, totalPulls: state.totalPulls,
+      error: result.error ?? result.unavailable, reward, rewards: stored.rewards, totalPulls: state.totalPulls,
       distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: this.siteCounts,
     });
     await this.sitemaps.after(site);
     return true;
   }
 
-  /** Called after the coordinator's finish: the totals are the whole crawl's; `left`: every site's queued pages. */
-  summary(started: number, waiting: { total: number; bySite: Map<number, number>; earliest: number | null }, left: Map<number, QueuedLeft>): CrawlSummary {
-    const { o, s, state } = this;
-    const { writer } = this.parts;
-    const { stopped, left: sitesLeft } = sitesAtEnd(state.sites.values(), left, this.parts.holds.all(Date.now()), this.failures.causes, (x) => state.capped(x));
-    let reason = this.reason;
-    if (o.signal.aborted) reason = 'interrupted';
-    else if (s.budget !== null && state.totalPulls >= s.budget) reason = 'budget';
-    return {
-      reason, pulls: this.pulls, rewards: this.rewards, newUrls: this.newUrls, newHosts: this.newHosts,
-      distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, mode: s.reward, totalPulls: state.totalPulls, budget: s.budget,
-      seconds: (Date.now() - started) / 1000, sites: this.siteCounts(), ...politenessBound(this.pagesPerHost, this.parts.coordinator.gate, s.concurrency),
-      reached: this.reached, failedForNow: this.failures.failedForNow, lastFailure: this.failures.lastFailure, cause: this.failures.cause,
-      waiting: waiting.total, waitingSites: waiting.bySite.size, earliestRetry: waiting.earliest, stopped, left: sitesLeft, maxLevel: s['max-level'],
-      sitemaps: this.sitemaps.read, untrusted: this.failures.untrusted, lastUntrusted: this.failures.lastUntrusted,
-    };
+  /** After the coordinator's finish (run-summary.ts). */
+  summary(db: Db, started: number): CrawlSummary {
+    const { reason, tally, failures } = this;
+    return runSummary(db, this.s, this.parts, { started, reason, aborted: this.o.signal.aborted, tally, failures, sitemaps: this.sitemaps.read });
   }
 }
-
