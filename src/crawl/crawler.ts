@@ -15,7 +15,7 @@ import { runSummary } from './run-summary.js';
 import { closeRun, openRun, type RunParts, type RunSetup } from './run-parts.js';
 import type { CrawlSummary, PullEvent, StartEvent, StopReason } from './run-report.js';
 import { consequence, outcomeOf } from '../net/failure-rule.js';
-import { patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
+import { failingWait, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
 import { certificateIn } from '../net/certificate.js';
 import { pickedFate } from '../page/link-fate.js';
 
@@ -120,12 +120,11 @@ class CrawlRun {
         const failing = this.failing();
         if (failing) {
           // never silent: why nothing is fetched, and until when the run waits
-          const givesUpAt = this.lastProgress + patience;
-          // sites in flight whose host keeps failing are as stuck as the others
           let inFlight = 0;
           for (const id of state.inFlight.keys()) if ((state.sites.get(id)?.failures ?? 0) > 0) inFlight++;
-          o.onWait?.({ sites: failing.sites + inFlight, cause: this.failures.cause ?? 'failed for now', nextTryMs: failing.soonest, givesUpAt });
-          wait = Math.max(1, Math.min(wait ?? Infinity, givesUpAt - Date.now()));
+          const w = failingWait(failing, inFlight, this.failures.cause, this.lastProgress + patience, wait, Date.now());
+          o.onWait?.(w.state);
+          wait = w.sleepMs;
         }
         await this.idle(wait);
         continue;
