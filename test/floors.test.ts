@@ -82,7 +82,8 @@ describe('floors', () => {
   it('crawl/ holds the crawl loop and its coordinators alone, and schedules through one door: schedule/scheduler.ts', () => {
     const crawl = sources.filter((f) => folderOf(f.path) === 'crawl');
     expect(crawl.map((f) => f.path).sort()).toEqual([
-      'crawl/coordinator.ts', 'crawl/crawler.ts', 'crawl/failed-pulls.ts', 'crawl/held-hosts.ts', 'crawl/run-report.ts', 'crawl/shared-coordinator.ts', 'crawl/sitemap-reads.ts',
+      'crawl/coordinator.ts', 'crawl/crawler.ts', 'crawl/failed-pulls.ts', 'crawl/held-hosts.ts', 'crawl/run-parts.ts',
+      'crawl/run-report.ts', 'crawl/run-summary.ts', 'crawl/run-tally.ts', 'crawl/shared-coordinator.ts', 'crawl/sitemap-reads.ts',
     ]);
     // What crawl/ runs of schedule/ (an import not marked `import type`); the types of the data that crosses the door may come from anywhere in it.
     const runs = crawl.flatMap((f) =>

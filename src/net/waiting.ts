@@ -32,6 +32,26 @@ export interface WaitState {
 }
 
 /**
+ * One wait of a run with only failing sites left: what it says (the failing sites, counting those
+ * in flight whose host keeps failing: they are as stuck; the cause; the next try; when it gives
+ * up) and how long it sleeps: until the next chance (`wait`; null: none known), never past giving
+ * up, at least 1 ms.
+ */
+export function failingWait(
+  failing: { sites: number; soonest: number | null },
+  failingInFlight: number,
+  cause: string | null,
+  givesUpAt: number,
+  wait: number | null,
+  now: number,
+): { state: WaitState; sleepMs: number } {
+  return {
+    state: { sites: failing.sites + failingInFlight, cause: cause ?? 'failed for now', nextTryMs: failing.soonest, givesUpAt },
+    sleepMs: Math.max(1, Math.min(wait ?? Infinity, givesUpAt - now)),
+  };
+}
+
+/**
  * `waiting: 8 sites unreachable (connection refused by proxy 127.0.0.1:1); next try in 25 s, gives
  * up at 10:42:05`; past `width` characters the cause is cut, so what happens next stays in view.
  */

@@ -59,7 +59,7 @@ export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
     const page = choice.pageFor(id);
     if (!page) throw new Error(`policy chose site ${id}, which is not open`);
     const site = state.sites.get(id)!;
-    // robots.txt keeps it out: stored as skipped, no pull, and the policy is asked again (crawler.ts robotsAllow).
+    // robots.txt keeps it out: stored as skipped, no pull, and the policy is asked again (crawl/crawler.ts, a pull's pickedFate).
     if (store.denied(page)) {
       store.skip(page);
       choice.forget(id);

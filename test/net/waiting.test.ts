@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../../fixtures/listen.js';
 import { startFixtureWeb } from '../../fixtures/server.js';
 import { HostGate } from '../../src/net/host-gate.js';
-import { clockTime, failureCause, patienceMs, waitedOut, waitingPagesLine, waitLine } from '../../src/net/waiting.js';
+import { clockTime, failingWait, failureCause, patienceMs, waitedOut, waitingPagesLine, waitLine } from '../../src/net/waiting.js';
 import { beebot, tempDir } from '../helpers/cli.js';
 import { serveCounting, type CountingSite } from '../helpers/counting-site.js';
 import { rows } from '../helpers/read-db.js';
@@ -37,6 +37,17 @@ describe('the waiting rules', () => {
     expect(waitLine({ ...w, nextTryMs: 13 * 60_000 }, now)).toMatch(/; no try before it gives up at 10:42:00$/);
     // a narrow terminal cuts the cause, not what happens next
     expect(waitLine(w, now, 90)).toBe('waiting: 8 sites unreachable (connection refused…); next try in 25 s, gives up at 10:42:00');
+  });
+
+  it('at each wait counts the failing sites with those in flight on a failing host, and sleeps until the next chance, never past giving up', () => {
+    const givesUpAt = now + 60_000;
+    const w = failingWait({ sites: 3, soonest: 4_000 }, 2, 'HTTP 503', givesUpAt, 5_000, now);
+    expect(w).toEqual({ state: { sites: 5, cause: 'HTTP 503', nextTryMs: 4_000, givesUpAt }, sleepMs: 5_000 });
+    // no next chance known: it sleeps until it gives up; a cause not known yet is a failure for now
+    expect(failingWait({ sites: 1, soonest: null }, 0, null, givesUpAt, null, now)).toEqual({ state: { sites: 1, cause: 'failed for now', nextTryMs: null, givesUpAt }, sleepMs: 60_000 });
+    expect(failingWait({ sites: 1, soonest: null }, 0, null, givesUpAt, 90_000, now).sleepMs).toBe(60_000);
+    // past giving up (the worker checks before the next pick): the shortest sleep, not none
+    expect(failingWait({ sites: 1, soonest: 0 }, 0, null, now - 5, 0, now).sleepMs).toBe(1);
   });
 
   it('ends with how many pages wait and when they can be tried', () => {
