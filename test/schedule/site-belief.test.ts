@@ -9,7 +9,7 @@ import { mergeGraphs, type GraphPage, type WebGraph } from '../../src/replay/web
 import { replay } from '../../src/replay/replay.js';
 import { barrenStart, reroot, shiftedStarts } from '../../src/replay/shifted-starts.js';
 import { bfsYields, lateBloomers, lateStart } from '../../src/replay/late-bloomers.js';
-import { believedYield, crawlMean, optimisticYield, PRIOR_PAGES, RECENT } from '../../src/schedule/links/site-belief.js';
+import { believedYield, crawlMean, HUB, HUB_PRIOR_PAGES, LIVE, optimisticYield, PRIOR_PAGES, RECENT, tailYield } from '../../src/schedule/links/site-belief.js';
 import { CueModel } from '../../src/schedule/links/model.js';
 
 const page = (url: string, level: number, ext: number[], links: number[], more: Partial<GraphPage> = {}): GraphPage => ({
@@ -62,11 +62,55 @@ describe("a site's belief", () => {
     const m = new CueModel(null);
     m.learn(1, [], 5); // start page
     m.learn(1, [], 1000); // a hub
+    const held = m.siteIndex(1);
     for (let i = 0; i < RECENT; i++) m.learn(1, [], 0);
-    const mu = m.crawlMean();
-    expect(mu).toBeCloseTo((0 + 1) / 2, 12); // its recent mean 0, and the prior's 1
-    expect(m.siteIndex(1)).toBeCloseTo(optimisticYield({ n: RECENT, sum: 0 }, mu), 12);
-    expect(m.siteBelief(1)).toBeCloseTo((1000 + mu) / (RECENT + 2), 12); // the cue model's base: every page after the start
+    const c = m.crawlTail();
+    expect(c.hubRate).toBeCloseTo(1 / (RECENT + 2), 12); // one hub in RECENT + 1 pages after the start, and one more page of doubt
+    expect(c.hubSize).toBeCloseTo(1000, 9);
+    expect(c.smallMean).toBeCloseTo((0 + 1) / 2, 12); // its pages that are not hubs: 0, and the prior's 1
+    expect(c.quiet).toBeCloseTo((RECENT + 1) / (RECENT + 1 + 2), 12); // a live site's pages: the hub and RECENT quiet ones (one more of each as a prior)
+    expect(m.siteIndex(1)).toBeCloseTo(tailYield({ n: RECENT, hubs: 0, small: 0, seen: true }, c), 12);
+    expect(m.siteIndex(1)).toBeLessThan(held / 10);
+    expect(m.siteBelief(1)).toBeCloseTo((1000 + m.crawlMean()) / (RECENT + 2), 12); // the cue model's base: every page after the start
+  });
+});
+
+describe("a site's worth under a heavy tail", () => {
+  const crawl = { smallMean: 2, hubRate: 0.05, hubSize: 200, quiet: 0.5 };
+  const worth = (ys: number[]) => tailYield({ n: ys.length, hubs: ys.filter((y) => y >= HUB).length, small: ys.filter((y) => y < HUB).reduce((a, y) => a + y, 0), seen: ys.some((y) => y > 0) }, crawl);
+
+  it('keeps a hub\'s chance apart from its size: the next page may be a hub, worth the crawl\'s typical one', () => {
+    expect(HUB).toBe(30);
+    expect(HUB_PRIOR_PAGES).toBe(10);
+    // no page yet: the crawl's share of hubs, plus one deviation, of the crawl's hub; else its small yield
+    const rate = 0.05;
+    const hub = rate + Math.sqrt((rate * (1 - rate)) / 11);
+    expect(worth([])).toBeCloseTo((1 - hub) * optimisticYield({ n: 0, sum: 0 }, 2) + hub * 200, 12);
+    // one hub in three pages raises the chance of the next one; how big it was does not count
+    expect(worth([1, 0, 40])).toBe(worth([1, 0, 3000]));
+    expect(worth([1, 0, 40])).toBeGreaterThan(worth([1, 0, 1]));
+    // and a site that keeps paying hubs is believed to keep doing so
+    expect(worth([40, 50, 60, 40])).toBeGreaterThan(worth([1, 0, 40]));
+  });
+
+  it('two quiet pages hardly lower a live site\'s worth; a site that shows nothing after its start falls page by page', () => {
+    // a Poisson belief alone (the crawl's mean worth one page) keeps under half of it after 1, 0
+    expect(optimisticYield({ n: 2, sum: 1 }, 2) / optimisticYield({ n: 0, sum: 0 }, 2)).toBeLessThan(0.5);
+    expect(worth([1, 0])).toBeGreaterThan(0.75 * worth([]));
+    expect(worth([1, 0, 1])).toBeGreaterThan(0.7 * worth([]));
+    expect(worth([0, 0, 0])).toBeLessThan(worth([1, 0, 1]) / 2);
+    const live = (n: number) => worth(Array<number>(n).fill(0)) / tailYield({ n, hubs: 0, small: 0, seen: true }, crawl);
+    expect(LIVE).toBe(0.8);
+    expect(live(0)).toBe(1); // before its first page, as likely live as the crawl's sites
+    expect(live(1)).toBeCloseTo(5 / 6, 12); // where half the live sites' pages are quiet
+    expect(live(3)).toBeCloseTo(0.125 / 0.3, 12);
+    expect(live(5)).toBeLessThan(0.15);
+    // where two thirds are, a quiet page tells less
+    const twoThirds = (n: number) => tailYield({ n, hubs: 0, small: 0, seen: false }, { ...crawl, quiet: 2 / 3 }) / tailYield({ n, hubs: 0, small: 0, seen: true }, { ...crawl, quiet: 2 / 3 });
+    expect(twoThirds(3)).toBeCloseTo(0.68, 2);
+    expect(twoThirds(10)).toBeCloseTo(0.081, 3);
+    // a steady small site is not a hub site: after many pages its chance of a hub is its own
+    expect(worth(Array<number>(100).fill(2))).toBeLessThan(worth([]));
   });
 });
 
@@ -77,6 +121,33 @@ describe('the pages scheduler on a site whose start page links out nowhere', () 
     expect(hidden.length).toBe(5); // the start page and its 4 pages
     expect(hidden.reduce((a, p) => a + p.urls, 0)).toBe(100);
     expect(r.pairs.at(-1)).toBe(20 + 24 * 3 + 100); // the rest of the 30 pages on rich.test
+  });
+});
+
+/**
+ * hub.test: an ordinary site whose hub comes early: pages of 2, 0, 300 new external URLs, then 60
+ * pages of 1. quiet.test: pages of 1, 0, 1, then four of 30. barren.test: as many pages, none with
+ * a new external URL. Every start page has 10 or 5.
+ */
+function quietAndBarren(): WebGraph {
+  let next = 0;
+  const take = (n: number) => range((next += n) - n, n);
+  const site = (host: string, start: number, ys: number[]) => ({
+    host, group: null,
+    pages: [page(`http://${host}/`, 0, take(start), range(1, ys.length)), ...ys.map((y, i) => page(`http://${host}/${i}`, 1, take(y), []))],
+  });
+  const sites = [site('hub.test', 10, [2, 0, 300, ...Array<number>(60).fill(1)]), site('quiet.test', 5, [1, 0, 1, 30, 30, 30, 30]), site('barren.test', 5, Array<number>(7).fill(0))];
+  const urls = range(0, next).map((i) => `ext${i}.test/`);
+  return { source: 'hand-made', maxLevel: 5, urls, urlHost: urls.map((_, i) => i), hosts: urls, sites };
+}
+
+describe('the pages scheduler on a quiet start beside a barren site', () => {
+  it('crawls the quiet site\'s hubs before the budget ends, and leaves the barren site after 3 pulls', () => {
+    const r = replay(quietAndBarren(), { policy: makePolicy('pages'), order: 'value', budget: 40 });
+    const yields = (site: number) => r.pulls.filter((p) => p.site === site).map((p) => p.urls);
+    expect(yields(2)).toEqual([5, 1, 0, 1, 30, 30, 30, 30]); // its whole site: two quiet pages did not rule it out
+    expect(yields(3).length).toBeLessThanOrEqual(3); // the start page and at most 2 barren ones
+    expect(yields(1).length).toBeGreaterThanOrEqual(40 - 8 - 3); // the rest on hub.test
   });
 });
 

@@ -1,4 +1,4 @@
-import { believedYield, crawlMean, optimisticYield, RECENT } from './site-belief.js';
+import { believedYield, crawlMean, HUB, RECENT, tailYield, type CrawlTail, type TailEvidence } from './site-belief.js';
 
 /**
  * What a best-first crawl has learned of each site's links: for every cue (cues.ts), how many
@@ -37,12 +37,25 @@ export class CueModel {
    * start page without external links does not condemn a site, nor does a rich one crown it.
    */
   private evidence = new Map<number, CueStats>();
-  /** the same, over the site's last RECENT pages only (what it gives now), with those pages' rewards */
-  private recent = new Map<number, CueStats & { last: number[] }>();
+  /** the same, over the site's last RECENT pages only (what it gives now), with those pages' rewards, split into hubs and the others */
+  private recent = new Map<number, CueStats & TailEvidence & { last: number[] }>();
   /** the sum of the sites' recent means (the crawl's mean) */
   private sumOfMeans = 0;
+  /** the sum of the sites' recent means over their pages that are not hubs */
+  private sumOfSmallMeans = 0;
+  /** every page learned from (after its site's start), the hubs among them and the sum of their logs */
+  private pagesAfterStart = 0;
+  private hubs = 0;
+  private sumOfLogHubs = 0;
+  /** pages after the start of the sites that have shown a new external URL since, and those of them without one */
+  private livePages = 0;
+  private liveQuiet = 0;
+  /** the crawl's tail, brought up to date when a page is learned (site-belief.ts tailYield) */
+  private tail: CrawlTail = { smallMean: 0, hubRate: 0, hubSize: HUB, quiet: 0.5 };
 
-  constructor(private prior: CuePrior | null = null) {}
+  constructor(private prior: CuePrior | null = null) {
+    this.tail.smallMean = this.prior?.mean ?? 1;
+  }
 
   /** cue → its lift, computed once (the prior does not change) */
   private lifts = new Map<string, number>();
@@ -70,14 +83,41 @@ export class CueModel {
       e.n++;
       e.sum += reward;
       this.evidence.set(siteId, e);
-      const r = this.recent.get(siteId) ?? { n: 0, sum: 0, last: [] };
+      const r = this.recent.get(siteId) ?? { n: 0, sum: 0, last: [], hubs: 0, small: 0, seen: false };
       if (r.n > 0) this.sumOfMeans -= r.sum / r.n;
+      if (r.n > r.hubs) this.sumOfSmallMeans -= r.small / (r.n - r.hubs);
       r.last.push(reward);
       r.sum += reward;
-      if (r.last.length > RECENT) r.sum -= r.last.shift()!;
+      this.tallyPage(r, reward, 1);
+      if (reward >= HUB) {
+        this.hubs++;
+        this.sumOfLogHubs += Math.log(reward);
+      }
+      if (r.seen) {
+        this.livePages++;
+        if (reward === 0) this.liveQuiet++;
+      } else if (reward > 0) {
+        // its quiet pages until now were a live site's
+        r.seen = true;
+        this.livePages += e.n;
+        this.liveQuiet += e.n - 1;
+      }
+      this.pagesAfterStart++;
+      if (r.last.length > RECENT) {
+        const old = r.last.shift()!;
+        r.sum -= old;
+        this.tallyPage(r, old, -1);
+      }
       r.n = r.last.length;
       this.sumOfMeans += r.sum / r.n;
+      if (r.n > r.hubs) this.sumOfSmallMeans += r.small / (r.n - r.hubs);
       this.recent.set(siteId, r);
+      this.tail = {
+        smallMean: crawlMean(this.sumOfSmallMeans, this.recent.size, this.prior?.mean ?? 1),
+        hubRate: this.hubs / (this.pagesAfterStart + 1),
+        hubSize: this.hubs ? Math.exp(this.sumOfLogHubs / this.hubs) : HUB,
+        quiet: (this.liveQuiet + 1) / (this.livePages + 2),
+      };
     }
     let site = this.sites.get(siteId);
     if (!site) this.sites.set(siteId, (site = new Map()));
@@ -89,6 +129,12 @@ export class CueModel {
         m.set(c, s);
       }
     }
+  }
+
+  /** A page of the site's window counted in (+1) or out (-1): a hub, or the others' yield. */
+  private tallyPage(r: TailEvidence, reward: number, sign: 1 | -1): void {
+    if (reward >= HUB) r.hubs += sign;
+    else r.small += sign * reward;
   }
 
   /** New external URLs per fetched page of the site so far. */
@@ -107,9 +153,14 @@ export class CueModel {
     return believedYield(this.evidence.get(siteId) ?? { n: 0, sum: 0 }, this.crawlMean());
   }
 
-  /** The site's optimistic yield per page now: its last pages' yield shrunk towards the crawl's, plus its doubt. */
+  /** What the crawl has seen of pages that are not hubs, of hubs, and how big they are. */
+  crawlTail(): CrawlTail {
+    return this.tail;
+  }
+
+  /** The site's optimistic yield per page now: its last pages, a hub's chance and the other pages' yield apart, plus their doubt. */
   siteIndex(siteId: number): number {
-    return optimisticYield(this.recent.get(siteId) ?? { n: 0, sum: 0 }, this.crawlMean());
+    return tailYield(this.recent.get(siteId) ?? { n: 0, hubs: 0, small: 0, seen: false }, this.tail);
   }
 
   /** Fetched pages of the site learned from. */
