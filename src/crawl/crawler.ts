@@ -95,7 +95,12 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   };
   const solo = s.concurrency <= 1 && coordinator.alone;
   const held = heldHosts(holds, gate, writer, (siteId) => scheduler.state.sites.get(siteId)!.url, solo);
-  scheduler.open(queues, queuedFate, (host) => coordinator.hostWait(host), solo, held);
+  const open = () => scheduler.open(queues, queuedFate, (host) => coordinator.hostWait(host), solo, held);
+  // Opening scores every site's unscored pages (each start page): one transaction, not one a site
+  // (at 30,000 sites their commits were most of the start). Workers sharing a PostgreSQL crawl
+  // keep one a site: one long transaction would hold rows the others write.
+  if (sharedByWorkers(db)) open();
+  else db.transaction(open)();
   const { state, choice } = scheduler;
   o.onStart?.({ totalPulls: state.totalPulls, distinctUrls: writer.known.distinctUrls, distinctHosts: writer.known.distinctHosts, siteCounts: () => choice.siteCounts() });
   // A worker's error (a full disk) stops the others before the reader closes: left running, they
