@@ -41,6 +41,8 @@ export class CueModel {
   private recent = new Map<number, CueStats & { last: number[] }>();
   /** the sum of the sites' recent means (the crawl's mean) */
   private sumOfMeans = 0;
+  /** the largest recent sum any site has had: what bounds every site's index (indexCeiling) */
+  private recentSumMax = 0;
 
   constructor(private prior: CuePrior | null = null) {}
 
@@ -77,6 +79,7 @@ export class CueModel {
       if (r.last.length > RECENT) r.sum -= r.last.shift()!;
       r.n = r.last.length;
       this.sumOfMeans += r.sum / r.n;
+      this.recentSumMax = Math.max(this.recentSumMax, r.sum);
       this.recent.set(siteId, r);
     }
     let site = this.sites.get(siteId);
@@ -110,6 +113,15 @@ export class CueModel {
   /** The site's optimistic yield per page now: its last pages' yield shrunk towards the crawl's, plus its doubt. */
   siteIndex(siteId: number): number {
     return optimisticYield(this.recent.get(siteId) ?? { n: 0, sum: 0 }, this.crawlMean());
+  }
+
+  /**
+   * At least siteIndex(s) of every site s now: the index of a site with the largest recent sum and
+   * no pages. optimisticYield grows with the sum and falls with the pages, and floating-point
+   * sums, roots and quotients are monotone in their operands, so the bound holds as computed.
+   */
+  indexCeiling(): number {
+    return optimisticYield({ n: 0, sum: this.recentSumMax }, this.crawlMean());
   }
 
   /** Fetched pages of the site learned from. */
