@@ -63,7 +63,9 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   reopenSites(db, null);
   // The sites' reward sums follow the mode in force (a database may change it between runs).
   recountRewards(db, s.reward);
-  const scheduler = new Scheduler(listSites(db), s);
+  // read once: 30,000 sites' rows take a tenth of a second
+  const sites = listSites(db);
+  const scheduler = new Scheduler(sites, s);
   // A host held for the run puts its pages off past anything the run waits for: the next run asks.
   const holds = new HostHolds(Math.max(s['retry-span'], s['max-backoff']) + 1000);
   const writer = new PullWriter(db, {
@@ -78,7 +80,7 @@ export async function crawl(db: Db, o: CrawlOptions): Promise<CrawlSummary> {
   const hostsLog = new PolitenessWriter(db);
   const gate = coordinator.gate;
   const reader = await PageReader.open({
-    settings: s, scopes: siteScopes(db, s), params: loadParamRules(db), resolve: o.resolve, proxy: o.proxy, gate, analysers: s.concurrency, focus: s.focus !== null,
+    settings: s, scopes: siteScopes(db, s, sites), params: loadParamRules(db), resolve: o.resolve, proxy: o.proxy, gate, analysers: s.concurrency, focus: s.focus !== null,
     onRobots: (r) => {
       const host = new URL(r.origin).host;
       const summary = r.rules.kind === 'parsed' ? r.rules.summary : r.rules.reason;
