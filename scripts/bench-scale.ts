@@ -6,14 +6,14 @@
 //   the crawl ends and what it says;
 // - seeds import: 50,000 hosts of one registrable domain, and 50,000 distinct domains.
 // Figures, not assertions: a table to stdout, progress to stderr, everything to
-// bench/scale-results.json. Options: --sites 100,1000,4000,30000 --budget 3000 --reps 1
-// --dead 10000 --import 50000 --parts crawl,dead,import --cpu-prof DIR (profiles the crawls).
+// bench/scale-results.json. Options: --help.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { startBenchWeb } from '../bench/web-server.js';
 import { siteHost, type WebConfig } from '../bench/web.js';
 import { median } from '../bench/report.js';
@@ -22,11 +22,32 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin', 'beebot.js');
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+const USAGE = `usage: npm run bench:scale -- [options]   (or node dist/scripts/bench-scale.js [options])
+  --sites 100,1000,4000,30000   site counts of the crawl part
+  --budget 3000                 pages each crawl fetches
+  --reps 1                      runs of each site count, alternated (medians; peak RSS the largest)
+  --dead 10000                  site counts of the dead-proxy part
+  --retry-span 2000             the dead-proxy runs' retry-span (ms)
+  --import 50000                hosts of the seeds-import part
+  --parts crawl,dead,import     which parts to run
+  --cpu-prof DIR                profile each crawl into DIR (node --cpu-prof)
+  --out FILE                    the figures as JSON (default bench/scale-results.json)
+  --timeout MS                  a child that runs longer is killed (default 15 minutes)
+  --help                        this text`;
+const flags = ['sites', 'budget', 'reps', 'dead', 'retry-span', 'import', 'parts', 'cpu-prof', 'out', 'timeout'] as const;
+let values: Partial<Record<(typeof flags)[number], string>> & { help?: boolean };
+try {
+  values = parseArgs({ options: { ...Object.fromEntries(flags.map((f) => [f, { type: 'string' as const }])), help: { type: 'boolean', short: 'h' } } }).values;
+} catch (err) {
+  console.error(`${(err as Error).message}\n${USAGE}`);
+  process.exit(2);
 }
-const list = (name: string, fallback: string) => option(name, fallback).split(',').filter(Boolean).map(Number);
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const option = (name: (typeof flags)[number], fallback: string): string => values[name] ?? fallback;
+const list = (name: (typeof flags)[number], fallback: string) => option(name, fallback).split(',').filter(Boolean).map(Number);
 const siteCounts = list('sites', '100,1000,4000,30000');
 const budget = Number(option('budget', '3000'));
 const reps = Number(option('reps', '1'));

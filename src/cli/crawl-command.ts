@@ -13,7 +13,7 @@ import type { CrawlSummary } from '../crawl/run-report.js';
 import { refresh } from '../refresh/full-pass.js';
 import { BANDIT_DEFAULT, defaults, parseSetting, RESOLVE_ENTRY, readSettings, writeSetting, type Settings } from '../store/settings.js';
 import { siteCount } from '../store/sites.js';
-import { htmlPageCount, pullCount, readStatus } from '../store/status.js';
+import { htmlPageCount, pullCount, siteCoverage } from '../store/status.js';
 import { cannotRead } from './read-error.js';
 import { dbPath, withDb } from './context.js';
 import { progressReporter, waitLines } from './progress.js';
@@ -114,7 +114,7 @@ export function crawlCommand(): Command {
             progress.finish(summary !== undefined && summary.reason !== 'interrupted');
           }
           process.stdout.write(formatSummary(summary, htmlPageCount(db)));
-          for (const l of barelyCrawledOf(db, readStatus(db), BARELY_SHOWN)) process.stdout.write(`${l}\n`);
+          for (const l of barelyCrawledOf(db, siteCoverage(db), BARELY_SHOWN)) process.stdout.write(`${l}\n`);
           if (summary.reason === 'interrupted') process.exitCode = 130;
           else {
             const reach = { reached: summary.reached, attempts: summary.failedForNow, cause: summary.cause, lastFailure: summary.lastFailure };

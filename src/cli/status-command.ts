@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { RewardMode } from '../schedule/sites/reward.js';
 import type { HostPoliteness } from '../store/politeness.js';
-import { barelyCrawledLines, readStatus, type SiteStatus, type Status } from '../store/status.js';
+import { barelyCrawledLines, readStatus, siteCoverage, type SiteStatus, type Status } from '../store/status.js';
+import type { SiteCoverage } from '../schedule/sites/barely-crawled.js';
 import { clockTime } from '../net/waiting.js';
 import { readSettings } from '../store/settings.js';
 import type { Db } from '../db/db.js';
@@ -87,7 +88,7 @@ function waitingLines(sites: SiteStatus[]): string[] {
 }
 
 /** A line for each site the scheduler barely crawled while pages were queued, at most `shown`. */
-export const barelyCrawledOf = (db: Db, st: Status = readStatus(db), shown = Infinity): string[] => barelyCrawledLines(st, readSettings(db).policy, shown);
+export const barelyCrawledOf = (db: Db, st: Status | SiteCoverage[] = siteCoverage(db), shown = Infinity): string[] => barelyCrawledLines(st, readSettings(db).policy, shown);
 
 /** What each reward mode counts, in the words of the columns above. */
 const REWARD_WORDS: Record<RewardMode, string> = { urls: 'external URLs new to each site', hosts: 'outside hosts new to each site', pairs: 'new (page, external URL) pairs' };

@@ -112,6 +112,14 @@ export class CrawlOrder implements LinkOrder {
     return this.worthMoves(priority) ? absoluteValue(priority, this.model.siteIndex(siteId)) : priority;
   }
 
+  /**
+   * At least worth(s, q) of every site s and every priority q <= `priority` whose worth moves
+   * (worthMoves): a relative value is never negative, and absoluteValue grows with both factors.
+   */
+  worthCeiling(priority: number): number {
+    return absoluteValue(priority, this.model.indexCeiling());
+  }
+
   /** Whether worth(·, priority) moves as the crawl learns (every pull moves the crawl's mean), or is the priority itself. */
   worthMoves(priority: number): boolean {
     return this.order === 'value' && !this.topic && priority !== START;

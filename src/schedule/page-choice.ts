@@ -3,6 +3,7 @@ import type { FrontierPage } from './queued-page.js';
 import type { Prioritize, Rescore } from './links/rescore.js';
 import type { CrawlState, SiteTally } from './crawl-state.js';
 import { Wakes } from './wakes.js';
+import { RankedArms } from './ranked-arms.js';
 
 export interface SiteCounts {
   /** pages left (or in flight) */
@@ -85,6 +86,8 @@ export class PageChoice {
   private valued = new Map<number, FrontierPage>();
   /** host → the sites whose next page is on it (a request to the host changes whether they are open) */
   private onHost = new Map<string, Set<number>>();
+  /** the open arms in the pages policy's rank: its pick without a pass over every site (first()) */
+  private ranked = new RankedArms();
 
   /**
    * hostWait: ms until a request to a host may start. waitForChoice: one puller in the whole
@@ -216,6 +219,7 @@ export class PageChoice {
       this.stale.clear();
       this.wakes.clear();
       this.valued.clear();
+      this.ranked.clear();
       this.openArms = 0;
       for (const a of this.armList) a.open = false;
       for (const x of sites.values()) this.refresh(x);
@@ -246,7 +250,23 @@ export class PageChoice {
     const retry = this.retries.get(x.id);
     if (wait > 0) this.wakes.add(Date.now() + wait, x.id);
     if (retry != null) this.wakes.add(retry, x.id);
-    if (next !== undefined && p !== undefined && this.state.order?.worthMoves(p)) this.valued.set(x.id, next.page);
+    const moves = next !== undefined && p !== undefined && this.state.order?.worthMoves(p) === true;
+    if (moves) this.valued.set(x.id, next.page);
+    if (open) this.ranked.set(arm, moves, p);
+    else this.ranked.drop(x.id);
+  }
+
+  /**
+   * The pages policy's pick (sites/pages.ts): the open site that ranks first by worth, read from
+   * the ranked arms, not from a pass over every site's arm. The same site as pages()(arms()).
+   */
+  first(): number | null {
+    this.update();
+    const order = this.state.order;
+    return this.ranked.first(
+      (id, p) => order!.worth(id, p),
+      (p) => order!.worthCeiling(p),
+    );
   }
 
   /** ms until the soonest site with a page left may be pulled; null: none has one. */

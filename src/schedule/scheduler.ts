@@ -51,6 +51,7 @@ export class Scheduler<S extends SiteTally = SiteTally> {
 
   /** The site whose next page the policy picks, or null when none is open. */
   next(policy: Policy): number | null {
+    if (policy.byWorth) return this.choice.first();
     const { history } = this.state;
     return policy({ arms: this.choice.arms(), history, budget: this.s.budget, random: randomFor(this.s.seed, history.length) });
   }

@@ -71,14 +71,14 @@ function patterns(json: string | null): UrlPattern[] {
   return (JSON.parse(json) as string[]).map((p) => parseUrlPattern(p) as UrlPattern);
 }
 
-/** Every site's rule, by id, in id order (ownerOf's tie-break). */
-export function siteRules(db: Db, s: Pick<Settings, 'scope'>): { id: number; site: Site; rule: SiteRule }[] {
-  return listSites(db).map((site) => ({ id: site.id, site, rule: ruleOf(site, s) }));
+/** Every site's rule, by id, in id order (ownerOf's tie-break); `sites`: listSites' rows when the caller has them. */
+export function siteRules(db: Db, s: Pick<Settings, 'scope'>, sites: readonly Site[] = listSites(db)): { id: number; site: Site; rule: SiteRule }[] {
+  return sites.map((site) => ({ id: site.id, site, rule: ruleOf(site, s) }));
 }
 
 /** Each site's scope (its bounds, the sites nested in them, the URL normalization and session ids), by site id. */
-export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize' | 'session-ids'>): Map<number, SiteScope> {
-  const all = siteRules(db, s);
+export function siteScopes(db: Db, s: Pick<Settings, 'scope' | 'normalize' | 'session-ids'>, sites?: readonly Site[]): Map<number, SiteScope> {
+  const all = siteRules(db, s, sites);
   const overlaps = new SiteOverlaps(all);
   return new Map(all.map((x) => [x.id, { rule: x.rule, nested: overlaps.of(x.rule).holding.map((o) => o.rule), mode: s.normalize, sessionIds: s['session-ids'] }]));
 }

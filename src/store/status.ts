@@ -1,11 +1,11 @@
-import { barelyCrawled, barelyCrawledLines as linesOf } from '../schedule/sites/barely-crawled.js';
+import { barelyCrawled, barelyCrawledLines as linesOf, type SiteCoverage } from '../schedule/sites/barely-crawled.js';
 import { siteIdentity, type SiteRule } from '../url/scope.js';
 import type { Db } from '../db/db.js';
 import { readPoliteness, type HostPoliteness } from './politeness.js';
 import { readSettings } from './settings.js';
 import { distinctExternal, distinctExternalBySite } from './distinct.js';
 import type { RewardMode } from '../schedule/sites/reward.js';
-import { listSites, ruleOf } from './sites.js';
+import { listSites, ruleOf, type Site } from './sites.js';
 import { queuedLeft } from './frontier.js';
 
 export type SiteState = 'pending' | 'crawling' | 'exhausted' | 'capped' | 'not-available';
@@ -117,10 +117,7 @@ export function readStatus(db: Db): Status {
   const left = queuedLeft(db, maxLevel);
   const sites = listSites(db).map((s): SiteStatus => {
     const queued = frontier.get(s.id) ?? 0;
-    const cap = settings['max-pages-per-site'];
-    const state: SiteState = s.unavailable
-      ? 'not-available'
-      : s.pulls === 0 ? 'pending' : queued === 0 ? 'exhausted' : cap !== null && s.pulls >= cap ? 'capped' : 'crawling';
+    const state = siteState(s, queued, settings['max-pages-per-site']);
     const rule = ruleOf(s, settings);
     return {
       id: s.id,
@@ -175,6 +172,12 @@ export function readStatus(db: Db): Status {
   };
 }
 
+/** A site's state in `status`, from its queued pages up to max-level and the max-pages-per-site setting. */
+function siteState(s: Site, queued: number, cap: number | null): SiteState {
+  if (s.unavailable) return 'not-available';
+  return s.pulls === 0 ? 'pending' : queued === 0 ? 'exhausted' : cap !== null && s.pulls >= cap ? 'capped' : 'crawling';
+}
+
 /** relevant / fetched, 4 decimals; null before any page. */
 const rate = (relevant: number, fetched: number): number | null => (fetched === 0 ? null : Math.round((relevant / fetched) * 10_000) / 10_000);
 
@@ -202,7 +205,25 @@ function hostnameOf(host: string): string {
 }
 
 /** A line for each site the scheduler barely crawled while pages were queued, at most `shown` (schedule/sites/barely-crawled.ts). */
-export function barelyCrawledLines(st: Status, policy: string, shown = Infinity): string[] {
-  const sites = st.sites.map((s) => ({ name: s.short ?? new URL(s.url).hostname, fetched: s.pages_fetched, frontier: s.frontier, open: s.state === 'crawling' || s.state === 'pending' }));
-  return linesOf(barelyCrawled(sites), policy, shown);
+export function barelyCrawledLines(st: Status | SiteCoverage[], policy: string, shown = Infinity): string[] {
+  return linesOf(barelyCrawled(Array.isArray(st) ? st : st.sites.map(coverageOf)), policy, shown);
 }
+
+/**
+ * Every site as barely-crawled reads it, as `status` has it but from two queries: the crawl's
+ * summary read the whole status for these lines (half a second at 30,000 sites).
+ */
+export function siteCoverage(db: Db): SiteCoverage[] {
+  const settings = readSettings(db);
+  const frontier = new Map(
+    db.prepare("SELECT site_id, count(*) FROM pages WHERE status = 'queued' AND level <= ? GROUP BY site_id").raw().all(settings['max-level']) as [number, number][],
+  );
+  return listSites(db).map((s) => {
+    const queued = Number(frontier.get(s.id) ?? 0);
+    return coverageOf({ short: s.short, url: s.url, pages_fetched: s.pulls, frontier: s.unavailable ? 0 : queued, state: siteState(s, queued, settings['max-pages-per-site']) });
+  });
+}
+
+const coverageOf = (s: Pick<SiteStatus, 'short' | 'url' | 'pages_fetched' | 'frontier' | 'state'>): SiteCoverage => ({
+  name: s.short ?? new URL(s.url).hostname, fetched: s.pages_fetched, frontier: s.frontier, open: s.state === 'crawling' || s.state === 'pending',
+});

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { servePages } from '../helpers/page-server.js';
 import { beebot, tempDir } from '../helpers/cli.js';
+import { openDb } from '../../src/db/db.js';
+import { barelyCrawledLines, readStatus, siteCoverage } from '../../src/store/status.js';
+import { writeSetting } from '../../src/store/settings.js';
 
 const tmp = tempDir();
 let server: Awaited<ReturnType<typeof servePages>>;
@@ -48,6 +51,30 @@ describe('a site barely crawled', () => {
     const chosen = sites.reduce((a, b) => (b.pages_fetched > a.pages_fetched ? b : a));
     expect(chosen.pages_fetched).toBeGreaterThan(30);
     expect(r.stdout).not.toContain(`${chosen.short}: `);
+  });
+
+  it("the summary's list (read from the sites and their queues alone) is status's, whatever the sites' states", async () => {
+    const db = join(tmp.dir, 'states.db');
+    const hosts = ['rich1', 'rich2', 'rich3', 'barren'];
+    for (const s of hosts) expect((await beebot(['seeds', 'add', `http://${s}.test:${server.port}/`, '--short', s], { db })).code).toBe(0);
+    // a start page that is not there: the site is Not Available
+    expect((await beebot(['seeds', 'add', `http://gone.test:${server.port}/nothing.html`, '--short', 'gone'], { db })).code).toBe(0);
+    const resolve = [...hosts, 'gone'].flatMap((s) => ['--resolve', `${s}.test:${server.port}:127.0.0.1`]);
+    expect((await beebot(['crawl', '--budget', '60', '--policy', 'gittins', '--step', '1', '--delay', '0', '--concurrency', '1', ...resolve], { db })).code).toBe(0);
+    const d = openDb(db);
+    try {
+      const lines = () => barelyCrawledLines(siteCoverage(d), 'gittins');
+      expect(lines()).toContain('barren: 1 page, 30 queued: the scheduler found better pages elsewhere; --policy round-robin crawls every site evenly');
+      expect(lines()).toEqual(barelyCrawledLines(readStatus(d), 'gittins'));
+      // capped sites are not open; past max-level nothing is queued
+      for (const [k, v] of [['max-pages-per-site', 1], ['max-pages-per-site', null], ['max-level', 0]] as const) {
+        writeSetting(d, k, v);
+        expect(lines()).toEqual(barelyCrawledLines(readStatus(d), 'gittins'));
+      }
+      expect(lines()).toEqual([]);
+    } finally {
+      d.close();
+    }
   });
 
   it('past ten sites, the summary counts them in one line and names the command that lists them', async () => {

@@ -1,4 +1,4 @@
-import { believedYield, crawlMean, HUB, RECENT, tailYield, type CrawlTail, type TailEvidence } from './site-belief.js';
+import { believedYield, crawlMean, HUB, optimisticYield, RECENT, tailYield, type CrawlTail, type TailEvidence } from './site-belief.js';
 
 /**
  * What a best-first crawl has learned of each site's links: for every cue (cues.ts), how many
@@ -52,6 +52,8 @@ export class CueModel {
   private liveQuiet = 0;
   /** the crawl's tail, brought up to date when a page is learned (site-belief.ts tailYield) */
   private tail: CrawlTail = { smallMean: 0, hubRate: 0, hubSize: HUB, quiet: 0.5 };
+  /** the largest sum of a site's recent pages that are not hubs: with the crawl's tail, what bounds every site's index (indexCeiling) */
+  private recentSmallMax = 0;
 
   constructor(private prior: CuePrior | null = null) {
     this.tail.smallMean = this.prior?.mean ?? 1;
@@ -111,6 +113,7 @@ export class CueModel {
       r.n = r.last.length;
       this.sumOfMeans += r.sum / r.n;
       if (r.n > r.hubs) this.sumOfSmallMeans += r.small / (r.n - r.hubs);
+      this.recentSmallMax = Math.max(this.recentSmallMax, r.small);
       this.recent.set(siteId, r);
       this.tail = {
         smallMean: crawlMean(this.sumOfSmallMeans, this.recent.size, this.prior?.mean ?? 1),
@@ -161,6 +164,18 @@ export class CueModel {
   /** The site's optimistic yield per page now: its last pages, a hub's chance and the other pages' yield apart, plus their doubt. */
   siteIndex(siteId: number): number {
     return tailYield(this.recent.get(siteId) ?? { n: 0, hubs: 0, small: 0, seen: false }, this.tail);
+  }
+
+  /**
+   * At least siteIndex(s) of every site s now. A site's index (tailYield) is at most its chance of
+   * being live (<= 1) times a mix of its small yield and the crawl's typical hub, so at most the
+   * larger of the two; its small yield (optimisticYield) grows with the sum of its recent pages
+   * that are not hubs and falls with their number, so a site with the largest such sum and no
+   * pages bounds it. The factor covers the rounding of the mix.
+   */
+  indexCeiling(): number {
+    const t = this.tail;
+    return Math.max(t.hubSize, optimisticYield({ n: 0, sum: this.recentSmallMax }, t.smallMean)) * (1 + 1e-9);
   }
 
   /** Fetched pages of the site learned from. */

@@ -10,13 +10,23 @@ import type { Arm, Policy } from './policy.js';
  */
 export function pages(): Policy {
   // one pass over the arms, ties broken by id itself: no list of the open ones to make at each pick
-  return ({ arms }) => {
+  const pick: Policy = ({ arms }) => {
     let best: Arm | undefined;
-    const v = (x: Arm) => x.next ?? 0;
     for (const a of arms) {
       if (!a.open) continue;
-      if (!best || v(a) > v(best) || (v(a) === v(best) && (a.pulls < best.pulls || (a.pulls === best.pulls && a.id < best.id)))) best = a;
+      if (!best || ranksBefore(a.next ?? 0, a, best.next ?? 0, best)) best = a;
     }
     return best?.id ?? null;
   };
+  // a chooser that keeps the open arms in this rank may answer without the pass (ranked-arms.ts)
+  return Object.assign(pick, { byWorth: true as const });
+}
+
+/**
+ * The pages policy's rank: an arm worth `v` comes before one worth `w` when it is worth more,
+ * then when it has fewer pulls, then when its id is lower. A total order on distinct ids (worths
+ * are numbers, never NaN), so the first arm is the same whatever the order they are read in.
+ */
+export function ranksBefore(v: number, a: Arm, w: number, b: Arm): boolean {
+  return v > w || (v === w && (a.pulls < b.pulls || (a.pulls === b.pulls && a.id < b.id)));
 }

@@ -31,5 +31,9 @@ export interface PickInput {
   random: () => number;
 }
 
-/** Returns the id of an open arm, or null when none is open. */
-export type Policy = (input: PickInput) => number | null;
+/**
+ * Returns the id of an open arm, or null when none is open. `byWorth`: the policy picks the open
+ * arm that ranks first by worth (sites/pages.ts ranksBefore), so a chooser that keeps the open
+ * arms in that rank (ranked-arms.ts) may answer for it, the same choice without a pass over them all.
+ */
+export type Policy = ((input: PickInput) => number | null) & { byWorth?: true };
