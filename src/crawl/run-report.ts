@@ -108,9 +108,10 @@ export function sitesAtEnd(
   const sitesLeft: SiteLeft[] = [];
   for (const x of sites) {
     const name = x.short ?? x.url;
-    const why = x.unavailable === null ? null : NOT_NOW.test(x.unavailable) ? `not available in this run: ${x.unavailable}` : `not available: ${x.unavailable} (beebot seeds retry tries it again)`;
-    if (why) stopped.push({ site: name, why });
     const l = left.get(x.id);
+    // Not Available with its start page still queued: the next crawl opens it again (store/sites.ts reopenSites).
+    const why = x.unavailable === null ? null : l?.startQueued ? `not available in this run: ${x.unavailable}` : `not available: ${x.unavailable} (beebot seeds retry tries it again)`;
+    if (why) stopped.push({ site: name, why });
     if (!l) continue;
     const hosts = [...l.waiting]
       .map(([origin, w]) => ({
@@ -123,9 +124,6 @@ export function sitesAtEnd(
   }
   return { stopped, left: sitesLeft };
 }
-
-/** A Not Available reason of this run only: the next crawl tries the site again. */
-const NOT_NOW = /^start page (failed for now|not fetched: certificate) /;
 
 /** The wall time politeness alone forces: no crawl of these pages can be faster. */
 export function politenessBound(pagesPerHost: Map<string, number>, gate: HostGate, workers: number) {

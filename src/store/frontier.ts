@@ -73,14 +73,19 @@ export function waitingPages(db: Db): { total: number; bySite: Map<number, numbe
 export interface QueuedLeft {
   queued: number;
   beyondLevel: number;
+  /** its start page is still queued: a site Not Available with it is so for this run only (sites.ts reopenSites) */
+  startQueued: boolean;
   waiting: Map<string, { pages: number; earliest: number }>;
 }
 
 /** Every site's queued pages by why they were not fetched (the crawl's summary accounts for each). */
 export function queuedLeft(db: Db, maxLevel: number): Map<number, QueuedLeft> {
   const out = new Map<number, QueuedLeft>();
-  const counts = db.prepare(`SELECT site_id, count(*), sum(CASE WHEN level > ? THEN 1 ELSE 0 END) FROM pages WHERE status = 'queued' GROUP BY site_id`).raw().all(maxLevel) as [number, number, number][];
-  for (const [site, n, beyond] of counts) out.set(site, { queued: Number(n), beyondLevel: Number(beyond), waiting: new Map() });
+  const counts = db
+    .prepare(`SELECT site_id, count(*), sum(CASE WHEN level > ? THEN 1 ELSE 0 END), sum(CASE WHEN level = 0 THEN 1 ELSE 0 END) FROM pages WHERE status = 'queued' GROUP BY site_id`)
+    .raw()
+    .all(maxLevel) as [number, number, number, number][];
+  for (const [site, n, beyond, starts] of counts) out.set(site, { queued: Number(n), beyondLevel: Number(beyond), startQueued: Number(starts) > 0, waiting: new Map() });
   const waiting = db.prepare(`SELECT site_id, url, retry_at FROM pages WHERE retry_at IS NOT NULL AND status = 'queued' AND level <= ?`).raw().iterate(maxLevel) as Iterable<[number, string, number | string]>;
   for (const [site, url, at] of waiting) {
     const origin = new URL(url).origin;
