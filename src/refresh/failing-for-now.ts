@@ -1,4 +1,4 @@
-import { failureCause, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
+import { failingWait, failureCause, patienceMs, waitedOut, type WaitState } from '../net/waiting.js';
 import type { FrontierPage } from '../schedule/queued-page.js';
 import type { Settings } from '../store/settings.js';
 import type { Clock } from '../time/clock.js';
@@ -97,9 +97,10 @@ export class FailingForNow<P extends FrontierPage> {
    */
   async wait(signal: AbortSignal, nextTry = this.nextTry() ?? Infinity): Promise<void> {
     const now = this.o.clock.now();
-    const givesUpAt = this.checker.lastReachedAt + this.patience();
-    this.o.onWait?.({ sites: this.sites(), cause: this.cause ?? 'failed for now', nextTryMs: Number.isFinite(nextTry) ? Math.max(0, nextTry - now) : null, givesUpAt });
-    await this.o.clock.sleep(Math.max(1, Math.min(nextTry, givesUpAt) - now), signal);
+    const soonest = Number.isFinite(nextTry) ? Math.max(0, nextTry - now) : null;
+    const w = failingWait({ sites: this.sites(), soonest }, 0, this.cause, this.checker.lastReachedAt + this.patience(), soonest, now);
+    this.o.onWait?.(w.state);
+    await this.o.clock.sleep(w.sleepMs, signal);
   }
 
   summary(): FailuresForNow {
