@@ -14,6 +14,9 @@ import { rewardModes } from '../src/schedule/sites/reward.js';
 import { loadTrace } from '../src/cli/trace-file.js';
 import { BANDIT_DEFAULT } from '../src/store/settings.js';
 import { fileURLToPath } from 'node:url';
+import { helpFromHeader, optionsOrExit } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 /** The committed trace of ../shared/replay-web (`npm run replay-web -- trace` writes it). */
 const committedTrace = fileURLToPath(new URL('../../bench/traces/replay-web.json.gz', import.meta.url));
@@ -52,7 +55,7 @@ const median = (xs: number[]) => {
 };
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
-const o = parseArgs(process.argv.slice(2));
+const o = optionsOrExit(() => parseArgs(process.argv.slice(2)));
 const seeds = Array.from({ length: o.seeds }, (_, i) => i + 1);
 // A set = instances to take medians over: a synthetic kind at several seeds, or a trace at
 // several seeds (only randomised policies differ between a trace's seeds).

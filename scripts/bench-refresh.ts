@@ -25,6 +25,9 @@ import { openDb, type Db } from '../src/db/db.js';
 import { readSettings, writeSetting } from '../src/store/settings.js';
 import { insertSites } from '../src/store/sites.js';
 import { VirtualClock } from '../src/time/clock.js';
+import { helpFromHeader, optionsOrExit } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -181,7 +184,7 @@ function table(results: Result[]): string {
 }
 
 async function main(): Promise<void> {
-  const o = parseArgs(process.argv.slice(2));
+  const o = optionsOrExit(() => parseArgs(process.argv.slice(2)));
   const t0 = performance.now();
   const web = createChangingWeb({ seed: o.seed, sites: o.sites, pagesPerSite: o.pages, start: START });
   const serverClock = new SwitchClock(new VirtualClock(START));

@@ -29,6 +29,9 @@ import { VirtualClock } from '../src/time/clock.js';
 import { groupKey } from '../src/watch/groups.js';
 import { relativeChange, runMetrics, weightedScore, type RunMetrics } from '../src/watch/score.js';
 import { runWatch, type LearnedRule, type WatchSchedule } from '../src/watch/watcher.js';
+import { helpFromHeader, optionsOrExit } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(root, 'bin/beebot.js');
@@ -232,7 +235,7 @@ async function main(): Promise<void> {
     writeFileSync(out, JSON.stringify(await worker(c, spec, file)));
     return;
   }
-  const c = parseArgs(process.argv.slice(2));
+  const c = optionsOrExit(() => parseArgs(process.argv.slice(2)));
   const t0 = performance.now();
   const dir = mkdtempSync(join(os.tmpdir(), 'bench-watch-'));
   try {

@@ -18,6 +18,9 @@ import { startBenchWeb } from '../bench/web-server.js';
 import type { WebConfig } from '../bench/web.js';
 import { startPostgres } from '../fixtures/postgres.js';
 import { openDb } from '../src/db/db.js';
+import { helpFromHeader } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 const BIN = fileURLToPath(new URL('../../bin/beebot.js', import.meta.url));
 const arg = (name: string, def: number) => {

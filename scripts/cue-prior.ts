@@ -9,6 +9,9 @@ import { priorToFile } from '../src/schedule/links/cue-prior-file.js';
 import { VALUE_DEFAULTS } from '../src/schedule/links/link-value.js';
 import { SHIPPED_PRIOR } from '../src/schedule/links/shipped-prior.js';
 import { ensureGraph } from './harvest-graph.js';
+import { helpFromHeader } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 const argv = process.argv.slice(2);
 const out = argv.includes('--out') ? argv[argv.indexOf('--out') + 1]! : SHIPPED_PRIOR.pathname;

@@ -10,6 +10,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureWeb } from '../fixtures/server.js';
 import { fixtureSeeds } from '../fixtures/web.js';
+import { helpFromHeader } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin', 'beebot.js');

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDb } from '../src/db/db.js';
 import { insertSites } from '../src/store/sites.js';
+import { helpFromHeader } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const bin = fileURLToPath(new URL('../../bin/beebot.js', import.meta.url));

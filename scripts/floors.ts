@@ -3,6 +3,7 @@
 //   node dist/scripts/floors.js [src-dir]     (npm run floors)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { helpFromHeader } from './script-help.js';
 import { fileURLToPath } from 'node:url';
 
 /** Bottom first. A folder may import from its own folder and from any floor below its own. */
@@ -101,6 +102,7 @@ export function folderTable(sources: readonly Source[]): string[] {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  helpFromHeader(import.meta.url);
   const src = resolve(process.argv[2] ?? 'src');
   const sources = readSources(src);
   for (const line of folderTable(sources)) console.log(line);

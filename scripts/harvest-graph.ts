@@ -22,6 +22,9 @@ import { loadGraph, saveGraph, type WebGraph } from '../src/replay/web-graph.js'
 import { defaults } from '../src/store/settings.js';
 import { nestedSites, siteRule } from '../src/url/scope.js';
 import { caFile, ensureSites, root, rootC, startProxy } from './replay-root.js';
+import { helpFromHeader } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 export const graphFile = join(root, 'beebot-graph.json.gz');
 

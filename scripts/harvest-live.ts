@@ -13,6 +13,9 @@ import type { Order } from '../src/schedule/links/priority.js';
 import { defaultPolicy, defaults } from '../src/store/settings.js';
 import { ensureGraph } from './harvest-graph.js';
 import { crawlReplay } from './replay-root.js';
+import { helpFromHeader } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1]! : fallback);

@@ -24,6 +24,9 @@ import { loadTrace } from '../src/cli/trace-file.js';
 import { BANDIT_DEFAULT, defaults } from '../src/store/settings.js';
 import { readTrace } from '../src/store/trace.js';
 import { crawlReplay, ensureSites, root } from './replay-root.js';
+import { helpFromHeader } from './script-help.js';
+
+helpFromHeader(import.meta.url);
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const committedTrace = resolve(here, '../../bench/traces/replay-web.json.gz');
