@@ -18,7 +18,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../../fixtures/server.js';
 import { fixtureFacts, fixtureSeeds } from '../../fixtures/web.js';
 import { neutralizeFormula } from '../../src/cli/formula-guard.js';
-import { xmlText } from '../../src/markup/xml.js';
 import { BIN, beebot, tempDir } from '../helpers/cli.js';
 import { crawlFixture } from '../helpers/fixture-db.js';
 
@@ -279,15 +278,9 @@ describe('streaming', () => {
   });
 });
 
-describe('cell and XML rules (pure)', () => {
+describe('cell rules (pure)', () => {
   it('neutralizes exactly the OWASP formula triggers', () => {
     for (const v of ['=1', '+1', '-1', '@a', '\tx', '\rx', '\uFF1D1', '\uFF0B1', '\uFF0D1', '\uFF20a']) expect(neutralizeFormula(v)).toBe(`'${v}`);
     for (const v of ['', 'a=1', ' =1', 'http://x/?a=-1', "'=1"]) expect(neutralizeFormula(v)).toBe(v);
-  });
-
-  it('escapes XML and replaces characters XML 1.0 cannot hold', () => {
-    expect(xmlText(`a&b<c>"d'\te\n`)).toBe('a&amp;b&lt;c&gt;&quot;d&apos;&#9;e&#10;');
-    expect(xmlText('x\u0001y\ud800z\u{1F600}')).toBe('x\ufffdy\ufffdz\u{1F600}');
-    expect(XMLValidator.validate(`<a b="${xmlText('\u0000<&>"')}">${xmlText('\u0007')}</a>`)).toBe(true);
   });
 });

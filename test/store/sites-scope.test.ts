@@ -7,13 +7,13 @@ import { listenLoopback } from '../../fixtures/listen.js';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSitemap } from '../../src/markup/sitemap.js';
 import { applyParamRules, type ParamRule } from '../../src/params/rules.js';
 import { domainOf, nestedSites, overlapsOf, ownerOf, sitesByDomain, siteRule, siteVerdict, type Scope, type SiteRule } from '../../src/url/scope.js';
 import { parseUrlPattern, type UrlPattern } from '../../src/url/url-pattern.js';
 import { SiteOverlaps } from '../../src/url/site-overlaps.js';
 import { beebot, tempDir } from '../helpers/cli.js';
 import { servePages, type RawFile } from '../helpers/page-server.js';
+import { sitemapIndex, urlset } from '../helpers/sitemap-files.js';
 import { createDatabase, startPostgres, type PgCluster } from '../helpers/postgres.js';
 import { rows } from '../helpers/read-db.js';
 import Database from 'better-sqlite3';
@@ -118,42 +118,8 @@ describe('site scopes (pure)', () => {
   });
 });
 
-const urlset = (...locs: string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc><lastmod>2024-01-01</lastmod></url>`).join('\n')}</urlset>`;
-const sitemapIndex = (...locs: string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('')}</sitemapindex>`;
 /** A gzip sitemap that inflates to 40 MB of nothing (a valid, empty urlset). */
 const HEAVY = gzipSync(Buffer.from(`<urlset>${' '.repeat(40 * 1024 * 1024)}</urlset>`));
-
-describe('sitemap parsing (pure)', () => {
-  const bytes = (s: string | Buffer) => new Uint8Array(Buffer.from(s));
-  it('a urlset, an index, gzip, a text sitemap', () => {
-    expect(parseSitemap(bytes(urlset('http://a.test/1', ' http://a.test/2?x=1&amp;y=2 ')))).toEqual({ kind: 'urlset', locs: ['http://a.test/1', 'http://a.test/2?x=1&y=2'] });
-    expect(parseSitemap(bytes(sitemapIndex('http://a.test/s1.xml', 'http://a.test/s2.xml.gz')))).toEqual({ kind: 'index', locs: ['http://a.test/s1.xml', 'http://a.test/s2.xml.gz'] });
-    expect(parseSitemap(gzipSync(urlset('http://a.test/z')))).toEqual({ kind: 'urlset', locs: ['http://a.test/z'] });
-    expect(parseSitemap(bytes('<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc>http://a.test/p</sm:loc></sm:url></sm:urlset>')))
-      .toEqual({ kind: 'urlset', locs: ['http://a.test/p'] });
-    expect(parseSitemap(bytes('\uFEFFhttp://a.test/1\r\nhttp://a.test/2\n'))).toEqual({ kind: 'urlset', locs: ['http://a.test/1', 'http://a.test/2'] });
-  });
-
-  it('malformed: not a sitemap, bad gzip, empty; relative and odd locs skipped; a cut file keeps what came before the cut', () => {
-    expect(parseSitemap(bytes('<html><body>Not found</body></html>'))).toEqual({ kind: 'error', error: 'not a sitemap (root <html>)' });
-    expect(parseSitemap(new Uint8Array([0x1f, 0x8b, 1, 2, 3]))).toMatchObject({ kind: 'error', error: expect.stringMatching(/^bad gzip/) });
-    expect(parseSitemap(bytes('  '))).toEqual({ kind: 'error', error: 'empty file' });
-    expect(parseSitemap(bytes('Sorry, nothing here.\nTry later.'))).toMatchObject({ kind: 'error' });
-    expect(parseSitemap(bytes(urlset('/relative', 'javascript:alert(1)', 'http://a.test/ok')))).toEqual({ kind: 'urlset', locs: ['http://a.test/ok'] });
-    // a <loc> outside <url> is not a page
-    expect(parseSitemap(bytes('<urlset><loc>http://a.test/stray</loc><url><loc>http://a.test/in</loc></url></urlset>'))).toEqual({ kind: 'urlset', locs: ['http://a.test/in'] });
-    // a gzip bomb (51 MB of zeros in 50 KB) is refused past the 50 MB limit, and says so
-    expect(parseSitemap(gzipSync(Buffer.alloc(51 * 1024 * 1024)))).toEqual({ kind: 'error', error: 'inflates past 50 MB (the sitemaps.org limit)' });
-    // UTF-16 with its byte order mark, either byte order
-    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(urlset('http://a.test/ü'), 'utf16le')]);
-    expect(parseSitemap(le)).toEqual({ kind: 'urlset', locs: ['http://a.test/%C3%BC'] });
-    expect(parseSitemap(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(urlset('http://a.test/ü'), 'utf16le').swap16()]))).toEqual({ kind: 'urlset', locs: ['http://a.test/%C3%BC'] });
-    const cut = urlset('http://a.test/1', 'http://a.test/2').slice(0, -60);
-    expect(parseSitemap(bytes(cut))).toEqual({ kind: 'urlset', locs: ['http://a.test/1'] });
-  });
-});
 
 // CLI against loopback sites ------------------------------------------------------------------
 

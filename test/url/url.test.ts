@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fetchUrl, parseSeedUrl, resolveHref, urlKey } from '../../src/url/url.js';
-import { cutUrl } from '../../src/markup/cut-url.js';
 import { shared } from '../helpers/shared.js';
 
 const u = (s: string): URL => new URL(s);
@@ -120,22 +119,5 @@ describe('shared url-normalization data', () => {
   const nurl = new Set(['007', '008', '009', '014', '026', '096', '097', '100', '101', '197'].map((n) => `normalize-url-${n}`));
   it.each(load('normalize_url_cases.json').filter((c) => nurl.has(c.id)))('paper $id $input', (c) => {
     expect(urlKey(new URL(c.input as string), 'paper')).toBe(c.expected!.replace(/^https:/, 'http:'));
-  });
-});
-
-describe('cutUrl', () => {
-  const u = 'https://docs.example.org/en/3.2/topics/auth/index.html';
-  it('leaves out whole folders from the middle, keeping the host and the last segment', () => {
-    expect(cutUrl(u, 80)).toBe(u);
-    expect(cutUrl(u, 45)).toBe('https://docs.example.org/en/3.2/…/index.html');
-    expect(cutUrl(u, 40)).toBe('https://docs.example.org/en/…/index.html');
-    expect(cutUrl(u, 37)).toBe('https://docs.example.org/…/index.html');
-  });
-  it('keeps the folders that fit, after a slash, when the last segment does not; cuts the end when the host does not fit', () => {
-    expect(cutUrl(u, 33)).toBe('https://docs.example.org/en/3.2/…');
-    expect(cutUrl(u, 30)).toBe('https://docs.example.org/en/…');
-    expect(cutUrl('https://a.example/' + 'x'.repeat(40), 20)).toBe('https://a.example/…');
-    expect(cutUrl('https://a-long-host-name.example/x', 20)).toBe('https://a-long-host…');
-    expect(cutUrl('not a url at all, just long text', 10)).toBe('not a url…');
   });
 });
