@@ -11,9 +11,12 @@ export function parseDuration(text: string, option: string): number {
 
 /** A duration for people: '4m 05s', '1h 20m', '2.3 s'. */
 export function formatDuration(ms: number): string {
-  const s = ms / 1000;
-  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 100) return `${(tenths / 10).toFixed(1)} s`;
+  // Rounded before the form is chosen: 59.6 s is '1m 00s', never '60 s' or '0m 60s'.
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(Math.round(s % 60)).padStart(2, '0')}s`;
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }

@@ -37,4 +37,10 @@ describe('formatDuration', () => {
     expect([M, 4 * M + 5 * S, 59 * M + 30 * S].map(formatDuration)).toEqual(['1m 00s', '4m 05s', '59m 30s']);
     expect([H, H + 20 * M, H + 20 * M + 59 * S, 2 * D].map(formatDuration)).toEqual(['1h 00m', '1h 20m', '1h 20m', '48h 00m']);
   });
+
+  it('rounds before it chooses the form: a time just under a boundary shows as the next form, never as 60 of a unit', () => {
+    expect([9_949, 9_950, 9_999].map(formatDuration)).toEqual(['9.9 s', '10 s', '10 s']);
+    expect([59_499, 59_500, 59_999].map(formatDuration)).toEqual(['59 s', '1m 00s', '1m 00s']);
+    expect([2 * M - 1, H - 1].map(formatDuration)).toEqual(['2m 00s', '1h 00m']);
+  });
 });
