@@ -1,6 +1,6 @@
 import { CHECK_COLUMNS, type CheckRow } from './check-rows.js';
+import { counted, grouped } from '../markup/counted.js';
 import { esc } from '../markup/html-text.js';
-
 
 export interface CheckSummary {
   site: string;
@@ -25,8 +25,8 @@ export function checkHtml(rows: readonly CheckRow[], s: CheckSummary): string {
     '<style>body{font:14px/1.4 system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}tr.external td:first-child{color:#8d6cab}tr.internal td:first-child{color:#c1121f}</style>',
     '</head><body>',
     `<h1>Link check of ${esc(s.site)}</h1>`,
-    `<p>${s.invalidInternal} invalid internal links; ${s.externalInvalid} of ${s.externalChecked} checked external URLs invalid` +
-      ` (${s.externalUrls} distinct, ${s.externalUnchecked} not checked); generated ${esc(s.generated)}.</p>`,
+    `<p>${counted(s.invalidInternal, 'invalid internal link')}; ${grouped(s.externalInvalid)} of ${counted(s.externalChecked, 'checked external URL')} invalid` +
+      ` (${grouped(s.externalUrls)} distinct, ${grouped(s.externalUnchecked)} not checked); generated ${esc(s.generated)}.</p>`,
     `<table><thead><tr>${head}</tr></thead><tbody>`,
     body,
     '</tbody></table></body></html>',

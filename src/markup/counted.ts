@@ -3,8 +3,11 @@
  * one plural rule; thousands grouped so that large counts read at a glance).
  */
 export function counted(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${grouped(n)} ${n === 1 ? one : many}`;
 }
+
+/** A number as messages write it: thousands grouped ("11,224"). */
+export const grouped = (n: number): string => n.toLocaleString('en-US');
 
 /**
  * Pages fetched, in the one vocabulary of every command: "fetched" counts every pull (what the
@@ -15,7 +18,7 @@ export function counted(n: number, one: string, many = `${one}s`): string {
 export function htmlOfFetched(html: number, fetched: number, said = '', notes: readonly string[] = []): string {
   const others = otherFetched(html, fetched);
   const all = others === '' ? notes : [...notes, others];
-  return `${counted(html, 'HTML page')} of the ${fetched.toLocaleString('en-US')} fetched${said === '' ? '' : ` ${said}`}${all.length > 0 ? ` (${all.join('; ')})` : ''}`;
+  return `${counted(html, 'HTML page')} of the ${grouped(fetched)} fetched${said === '' ? '' : ` ${said}`}${all.length > 0 ? ` (${all.join('; ')})` : ''}`;
 }
 
 /** "8 others: not HTML, errors or redirects": the pulls that gave no HTML page ('' when none). */

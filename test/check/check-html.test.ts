@@ -22,6 +22,12 @@ describe('checkHtml', () => {
     expect(page.match(/<tr class="(internal|external)">/g)).toEqual(['<tr class="internal">', '<tr class="external">']);
   });
 
+  it('says its counts as the terminal does: one of a noun is singular, thousands are grouped', () => {
+    const page = checkHtml([internal], { ...summary, invalidInternal: 1, externalChecked: 1, externalInvalid: 0, externalUrls: 1_200, externalUnchecked: 1_199 });
+    expect(page).toContain('<p>1 invalid internal link; 0 of 1 checked external URL invalid (1,200 distinct, 1,199 not checked);');
+    expect(checkHtml([], { ...summary, invalidInternal: 12_345 })).toContain('<p>12,345 invalid internal links;');
+  });
+
   it("escapes what a page or a site's name controls: an anchor's markup is text, a URL's & is &amp;", () => {
     const page = checkHtml([external], { ...summary, site: 'a<b>"c"' });
     expect(page).toContain('<td>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</td>');

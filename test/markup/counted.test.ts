@@ -1,6 +1,6 @@
 // Counts as every message writes them (pure): the plural rule and the fetched/HTML vocabulary.
 import { describe, expect, it } from 'vitest';
-import { counted, htmlOfFetched, otherFetched } from '../../src/markup/counted.js';
+import { counted, grouped, htmlOfFetched, otherFetched } from '../../src/markup/counted.js';
 
 describe('counted', () => {
   it('is singular for exactly one, plural otherwise (zero too), with a plural of its own when given', () => {
@@ -10,6 +10,12 @@ describe('counted', () => {
 
   it('groups thousands', () => {
     expect([counted(11_224, 'row'), counted(1_234_567, 'link')]).toEqual(['11,224 rows', '1,234,567 links']);
+  });
+});
+
+describe('grouped', () => {
+  it('groups thousands with commas, whatever the locale of the machine', () => {
+    expect([0, 999, 1_000, 11_224, 1_234_567].map(grouped)).toEqual(['0', '999', '1,000', '11,224', '1,234,567']);
   });
 });
 
