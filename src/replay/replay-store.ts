@@ -1,6 +1,7 @@
 import type { FrontierPage } from '../schedule/queued-page.js';
 import type { Prioritize, Rescore } from '../schedule/links/rescore.js';
-import type { LinkOrder, OrderedLink } from '../schedule/link-order.js';
+import type { LinkOrder } from '../schedule/link-order.js';
+import { takeLinks, type IntakeStore } from '../schedule/link-intake.js';
 import type { PageStatus } from '../pull/pull-record.js';
 import type { SiteQueues } from '../schedule/page-choice.js';
 import { MemoryFrontier } from '../schedule/memory-frontier.js';
@@ -18,6 +19,12 @@ interface Row {
   /** its level once it left the queue (a queued page's is the frontier's) */
   level: number;
   status: 'queued' | 'done' | 'not-html' | 'error' | 'redirect' | 'skipped';
+}
+
+/** The pull whose links are taken: its site, and the site's graph. */
+interface PullAt {
+  site: number;
+  graph: SiteGraph;
 }
 
 /** What one pull gave: the rewards and what the whole store gained. */
@@ -41,11 +48,11 @@ export interface ReplayPull {
 }
 
 /**
- * The offline twin of the store a crawl writes (the link steps of store/pull-writer.ts), in
- * memory over a page graph, its queue the crawl's own in-memory frontier
- * (schedule/memory-frontier.ts): the same rows, the same order of the next page, the same
- * levels, the same rewards. Site ids are 1-based in graph order, as `seeds import` gives them.
- * The live check (scripts/harvest-live.ts) holds the two to each other.
+ * The store a crawl writes (store/pull-writer.ts), offline: in memory over a page graph, its
+ * queue the crawl's own in-memory frontier (schedule/memory-frontier.ts), a pull's internal links
+ * taken by the crawl's own link intake (schedule/link-intake.ts): the same rows, the same order
+ * of the next page, the same levels, the same rewards. Site ids are 1-based in graph order, as
+ * `seeds import` gives them. The live check (scripts/harvest-live.ts) holds the two to each other.
  */
 export class ReplayStore implements SiteQueues {
   private rows: Row[] = [];
@@ -121,7 +128,7 @@ export class ReplayStore implements SiteQueues {
   }
 
   /**
-   * Pull a page and store what it gave (store/pull-writer.ts write: content, external links,
+   * Pull a page and store what it gave (as store/pull-writer.ts write: content, external links,
    * internal links, ordered or not). `order`: the crawl's LinkOrder in an ordered crawl.
    */
   pull(page: FrontierPage, order: LinkOrder | null): ReplayPull {
@@ -167,49 +174,39 @@ export class ReplayStore implements SiteQueues {
       }
     }
     this.pairsSiteUrl += out.urls;
-    if (order) this.storeOrdered(page, pulled, read.links, level, out.urls, order);
-    else this.storeInternal(site, read.links, level);
+    takeLinks(this.intake, { site, graph }, read.links, level, order && { order, page, reward: out.urls, terms: undefined });
     return out;
   }
 
-  /** storeInternal: new pages queued one level down, queued ones raised. */
-  private storeInternal(site: number, links: readonly GraphLink[], level: number): void {
-    for (const l of links) {
-      const row = this.byNode[site]!.get(l.to);
-      if (!row) this.insert(site, l.to, level + 1, null, l);
-      else this.queue.raise(row.id, level + 1);
-    }
-  }
-
-  /** storeOrdered: the order learns the pull, then scores each new or still queued target; the pulled page's cash is spent. */
-  private storeOrdered(page: FrontierPage, pulled: Row, links: readonly GraphLink[], level: number, reward: number, order: LinkOrder): void {
-    const site = pulled.site;
-    const relevance = order.learn(page, reward, undefined);
-    const targets: { l: GraphLink; row: Row | undefined }[] = [];
-    for (const l of links) {
-      const row = this.byNode[site]!.get(l.to);
-      if (row && row.status !== 'queued') continue;
-      if (row && !order.tracksKnown) {
-        this.queue.nearer(row.id, level + 1);
-        continue;
-      }
-      targets.push({ l, row });
-    }
-    const graph = this.site(site);
+  /**
+   * The store under the link intake (schedule/link-intake.ts), over the rows and the frontier. It
+   * keeps no edges, and a fetched page keeps the level it was fetched at: without edges a nearer
+   * level cannot reach what the page links (the live store's lower does). A page graph holds no
+   * held links (graph-build.ts), and no key is counted against max-query-variants.
+   */
+  private intake: IntakeStore<GraphLink, never, Row, PullAt> = {
+    keyOf: (l) => l.to,
+    heldBy: () => undefined,
+    find: (c, l) => this.byNode[c.site]!.get(l.to),
+    levelOf: (row) => this.levelOf(row),
+    queued: (row) => row.status === 'queued',
+    edge: () => {},
+    lower: (_c, row, level) => this.queue.raise(row.id, level),
+    nearer: (_c, row, level) => this.queue.nearer(row.id, level),
+    trap: () => undefined,
+    hold: () => {},
+    insert: (c, l, level, scored) => {
+      const ordered = scored && { priority: scored.priority, anchor: l.anchor, cues: scored.state.cues || null, cash: scored.state.cash, inherit: scored.state.inherit, dist: scored.state.dist, inlinks: scored.state.inlinks };
+      this.insert(c.site, l.to, level, ordered, l);
+    },
     // The link's cues as the page reader gives them live: with context (URL, anchor, text before it, title, tag path) or none.
-    const asked: OrderedLink[] = targets.map(({ l, row }) => ({
-      url: l.url ?? graph.pages[l.to]!.url, anchor: l.anchor, cues: this.context ? l.cues || undefined : undefined,
+    asked: (c, l, row) => ({
+      url: l.url ?? c.graph.pages[l.to]!.url, anchor: l.anchor, cues: this.context ? l.cues || undefined : undefined,
       known: row ? this.queue.known(row.id)! : null,
-    }));
-    const scored = order.children(page, reward, relevance, asked);
-    targets.forEach(({ l, row }, i) => {
-      const { state, priority } = scored[i]!;
-      const { cash, inherit, dist, inlinks } = state;
-      if (row) this.queue.update(row.id, priority, state, level + 1);
-      else this.insert(site, l.to, level + 1, { priority, anchor: l.anchor, cues: state.cues || null, cash, inherit, dist, inlinks }, l);
-    });
-    const which = order.rescoreAfter(page, reward, (atMost) => Math.min(this.queue.queued(site), atMost));
-    if (which) this.rescore(site, order.prioritize, which);
-  }
+    }),
+    update: (_c, row, level, { state, priority }) => this.queue.update(row.id, priority, state, level),
+    queuedPages: (c, atMost) => Math.min(this.queue.queued(c.site), atMost),
+    rescore: (c, prioritize, which) => this.rescore(c.site, prioritize, which),
+  };
 }
 

@@ -32,8 +32,8 @@ export interface ReplayResult {
 
 /**
  * A crawl of a page graph at --concurrency 1, offline: the crawl's own scheduler (src/schedule:
- * the policy, the page choice with its re-scoring and dead ends, the link order) over the in-memory twin
- * of its store (replay-store.ts), pull after pull as the crawl loop (crawl/crawler.ts) makes
+ * the policy, the page choice with its re-scoring and dead ends, the link order and link intake) over its
+ * store in memory (replay-store.ts), pull after pull as the crawl loop (crawl/crawler.ts) makes
  * them. Deterministic for a seed; a few seconds for thousands of pulls.
  */
 export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {

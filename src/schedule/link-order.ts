@@ -11,7 +11,7 @@ import { neighbourhood } from './links/shark.js';
 import type { Topic } from './focus/topic.js';
 import { stem } from './focus/terms.js';
 
-/** How the pull writer (store/pull-writer.ts) and the replay's twin of it order a pulled page's links. */
+/** How a pulled page's links are ordered (link-intake.ts asks it, for the pull writer and the replay alike). */
 export interface LinkOrder {
   /**
    * The pulled page gave `reward` (and in a focused crawl has these terms): heard before its links

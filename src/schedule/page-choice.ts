@@ -18,8 +18,8 @@ export interface SiteCounts {
 }
 
 /**
- * The queued pages a choice reads and changes: the store's (the crawl), or the offline replay's
- * in-memory twin (src/replay), so both choose with this same code.
+ * The queued pages a choice reads and changes: the store's (the crawl), or the offline replay's,
+ * in memory (src/replay), so both choose with this same code.
  */
 export interface SiteQueues {
   /** the site's next page up to maxLevel (the frontier's order), or undefined */

@@ -89,11 +89,11 @@ export function pullStatements(db: Db) {
     // Every stored key of the path with some query string; pages_query (partial) answers it.
     queryVariants: db.prepare(`SELECT count(*) FROM pages WHERE site_id = ? AND ${textPosition(db, 'key', `'?'`)} > 0 AND key > ? AND key < ?`).pluck(),
     skip: db.prepare(`UPDATE pages SET status = ?, note = ? WHERE id = ?`),
-    // Ordered crawls: a queued page's state, and what a newly fetched page linking to it changes.
+    // Ordered crawls: a page's state (positional, as seen: [id, level, status, cues, cash, inherit, dist, inlinks]), and what a newly fetched page linking to it changes.
     pageState: db.prepare(
       `SELECT id, level, status, cues, coalesce(cash, 0) AS cash, coalesce(inherit, 0) AS inherit,
          coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`,
-    ),
+    ).raw(),
     updateOrdered: db.prepare(
       `UPDATE pages SET cash = @cash, inherit = @inherit, dist = @dist, inlinks = @inlinks, priority = @priority,
          found_on = CASE WHEN level > @level THEN @on ELSE found_on END, level = ${least(db, 'level', '@level')} WHERE id = @id`,

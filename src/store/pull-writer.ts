@@ -9,7 +9,7 @@ import type { FoundLinks, Hold } from '../page/found-links.js';
 import { queryVariantFate, variantPath } from '../page/link-fate.js';
 import { GONE, type Committed, type LinkChanges, type PullResult, type SkipStatus } from '../pull/pull-record.js';
 import type { LinkOrder } from '../schedule/link-order.js';
-import type { OrderState } from '../schedule/queued-page.js';
+import { takeLinks, type IntakeStore } from '../schedule/link-intake.js';
 import { TextIndexWriter } from './text-index.js';
 import { QueuedLevels } from './queued-levels.js';
 import { queuedPages, rescoreQueued } from './priorities.js';
@@ -70,6 +70,10 @@ interface ExternalFound {
   newUrls: number;
   newHosts: number;
 }
+
+type InternalLink = FoundLinks['internal'][number];
+/** A stored page as the link intake finds it: id and level, and with its state also its status and the order's columns (pageState). */
+type Stored = [id: number, level: number, status?: string, cues?: string | null, cash?: number, inherit?: number, dist?: number, inlinks?: number];
 
 /** The edge to `dst`, unless the page links it already (the first link's anchor text stays). */
 const addEdge = (linked: Map<number, string>, dst: number, anchor: string | undefined): void => {
@@ -172,8 +176,7 @@ export class PullWriter {
       if (w.refresh) this.reviseLinks(w);
       const found = this.storeExternal(w);
       const reward = found.rewards[this.mode];
-      if (this.order) this.storeOrdered(w, reward);
-      else this.storeInternal(w);
+      this.storeInternal(w, reward);
       this.storeEdges(w);
       this.storeBad(w);
       if (this.text) this.indexText(w, this.text);
@@ -287,25 +290,6 @@ export class PullWriter {
     return { rewards, newUrls, newHosts };
   }
 
-  /** The internal links of an unordered crawl: new pages queued one level down, known ones raised. */
-  private storeInternal(w: PageWrite): void {
-    const s = this.s;
-    const { siteId, contentId, level, at, L, linked } = w;
-    for (const l of w.r.links.internal) {
-      const { dir, fp } = fingerprint(l.key);
-      const seen = s.seen.get(siteId, dir, fp) as [number, number] | undefined;
-      if (seen) {
-        addEdge(linked, seen[0], l.anchor);
-        // Stored already (most links are): only a shallower level changes anything.
-        if (seen[1] > level + 1 && !l.hold) this.lower(seen[0], level + 1, contentId);
-        continue;
-      }
-      const row = { site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at };
-      const hold = l.hold ?? this.queryTrap(w, l.key);
-      this.linkNew(w, hold ? L.heldPage.run({ ...row, ...hold }) : L.insertPage.run(row), dir, fp, l.anchor);
-    }
-  }
-
   /**
    * A page inserted for a link gets its edge. No row when a user deleted the link (a tombstone):
    * then no edge either. Shared by workers also when another worker stored the page between our
@@ -320,65 +304,58 @@ export class PullWriter {
   }
 
   /**
-   * The internal links of a pulled page in an ordered crawl: each distinct target that is new or
-   * still queued gets its new state and priority from the order; the page's cash is spent.
+   * The pulled page's internal links (schedule/link-intake.ts decides what each does); in an
+   * ordered crawl its relevance is stored and its cash spent.
    */
-  private storeOrdered(w: PageWrite, reward: number): void {
-    const s = this.s;
-    const { r, siteId, contentId, level, at, L, linked } = w;
-    const { page } = r;
-    const relevance = this.order!.learn(page, reward, r.terms);
-    if (relevance !== null) s.relevance.run(relevance, r.terms ? JSON.stringify(r.terms) : null, page.id);
-    type Row = { id: number; level: number; status: string } & OrderState;
-    const targets: { l: FoundLinks['internal'][number]; dir: number; fp: bigint; row: Row | undefined }[] = [];
-    const seen = new Set<string>();
-    for (const l of r.links.internal) {
-      if (seen.has(l.key)) continue;
-      seen.add(l.key);
-      const { dir, fp } = fingerprint(l.key);
-      if (!this.order!.tracksKnown) {
-        const seen = s.seen.get(siteId, dir, fp) as [number, number] | undefined;
-        if (seen) {
-          addEdge(linked, seen[0], l.anchor);
-          if (seen[1] > level + 1 && !l.hold) this.lower(seen[0], level + 1, contentId);
-          continue;
-        }
-      }
-      const row = this.order!.tracksKnown ? (s.pageState.get(siteId, dir, fp) as Row | undefined) : undefined;
-      if (row) addEdge(linked, row.id, l.anchor);
-      if (row && row.status !== 'queued' && row.level > level + 1 && !l.hold) this.lower(row.id, level + 1, contentId);
-      if (row ? row.status !== 'queued' || l.hold : false) continue;
-      if (!row) {
-        const hold = l.hold ?? this.queryTrap(w, l.key);
-        if (hold) {
-          this.linkNew(w, L.heldPage.run({ site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at, ...hold }), dir, fp, l.anchor);
-          continue;
-        }
-      }
-      targets.push({ l, dir, fp, row });
-    }
-    const scored = this.order!.children(
-      page,
-      reward,
-      relevance,
-      targets.map(({ l, row }) => ({ url: l.url, anchor: l.anchor ?? '', cues: l.cues, known: row ?? null })),
-    );
-    targets.forEach(({ l, dir, fp, row }, i) => {
-      const { state, priority } = scored[i]!;
-      const { cash, inherit, dist, inlinks } = state;
-      if (row) s.updateOrdered.run({ cash, inherit, dist, inlinks, priority, level: level + 1, on: contentId, id: row.id });
-      else {
-        const ins = L.insertOrdered.run({
-          site: siteId, key: l.key, dir, fp, url: l.url, level: level + 1, on: contentId, at,
-          priority, anchor: l.anchor ?? null, ...state, cues: state.cues || null,
-        });
-        this.linkNew(w, ins, dir, fp, l.anchor);
-      }
-    });
-    s.spend.run(page.id);
-    const which = this.order!.rescoreAfter(page, reward, (atMost) => queuedPages(this.db, siteId, atMost));
-    if (which) rescoreQueued(this.db, siteId, this.order!.prioritize, which);
+  private storeInternal(w: PageWrite, reward: number): void {
+    const { page } = w.r;
+    const order = this.order;
+    const relevance = takeLinks(this.intake, w, w.r.links.internal, w.level, order ? { order, page, reward, terms: w.r.terms } : null);
+    if (relevance !== null) this.s.relevance.run(relevance, w.r.terms ? JSON.stringify(w.r.terms) : null, page.id);
+    if (order) this.s.spend.run(page.id);
   }
+
+  /** The store under the link intake: what it reads and writes of a page's links, through the prepared statements. */
+  private intake: IntakeStore<InternalLink, Hold, Stored, PageWrite> = {
+    keyOf: (l) => l.key,
+    heldBy: (l) => l.hold,
+    find: (w, l, withState) => {
+      const { dir, fp } = fingerprint(l.key);
+      return (withState ? this.s.pageState : this.s.seen).get(w.siteId, dir, fp) as Stored | undefined;
+    },
+    levelOf: (p) => p[1],
+    queued: (p) => p[2] === 'queued',
+    edge: (w, p, l) => addEdge(w.linked, p[0], l.anchor),
+    lower: (w, p, level) => this.lower(p[0], level, w.contentId),
+    // this.lower keeps a queued page's nearer level beside it under such an order (nearerUnder)
+    nearer: (w, p, level) => this.lower(p[0], level, w.contentId),
+    trap: (w, l) => this.queryTrap(w, l.key),
+    hold: (w, l, hold, level) => {
+      const { dir, fp } = fingerprint(l.key);
+      const row = { site: w.siteId, key: l.key, dir, fp, url: l.url, level, on: w.contentId, at: w.at, ...hold };
+      this.linkNew(w, w.L.heldPage.run(row), dir, fp, l.anchor);
+    },
+    insert: (w, l, level, scored) => {
+      const { dir, fp } = fingerprint(l.key);
+      const { siteId: site, contentId: on, at } = w;
+      const ins = scored
+        ? w.L.insertOrdered.run({
+            site, key: l.key, dir, fp, url: l.url, level, on, at, priority: scored.priority, anchor: l.anchor ?? null, ...scored.state, cues: scored.state.cues || null,
+          })
+        : w.L.insertPage.run({ site, key: l.key, dir, fp, url: l.url, level, on, at });
+      this.linkNew(w, ins, dir, fp, l.anchor);
+    },
+    asked: (_w, l, p) => ({
+      url: l.url, anchor: l.anchor ?? '', cues: l.cues,
+      known: p ? { cues: p[3] as string, cash: p[4]!, inherit: p[5]!, dist: p[6]!, inlinks: p[7]! } : null,
+    }),
+    update: (w, p, level, { state, priority }) => {
+      const { cash, inherit, dist, inlinks } = state;
+      this.s.updateOrdered.run({ cash, inherit, dist, inlinks, priority, level, on: w.contentId, id: p[0] });
+    },
+    queuedPages: (w, atMost) => queuedPages(this.db, w.siteId, atMost),
+    rescore: (w, prioritize, which) => rescoreQueued(this.db, w.siteId, prioritize, which),
+  };
 
   /** The page's edges: a pull writes them in batches; a refresh also marks the ones gone and back. */
   private storeEdges(w: PageWrite): void {
