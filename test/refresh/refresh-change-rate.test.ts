@@ -55,8 +55,11 @@ describe('refresh --schedule change-rate', () => {
     expect(checks).toHaveLength(PAGES + 1);
     const counts = checks.map((x) => x.n);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(28);
-    // every page came round at least 3 times (4 each when shared evenly)
-    expect(Math.min(...counts), JSON.stringify(checks)).toBeGreaterThanOrEqual(3);
+    // every page came round more than once (4 each when shared evenly). The schedule reads the real
+    // clock, and under load a run's start-up shifts the waits enough to give one page 3 and another 2:
+    // a starved page would have had its first check at most.
+    expect(Math.min(...counts), JSON.stringify(checks)).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...counts), JSON.stringify(checks)).toBeLessThanOrEqual(6);
     expect(rows<{ action: string }>(db, 'SELECT DISTINCT action FROM refreshes')).toEqual([{ action: 'replace' }]);
   });
 });
