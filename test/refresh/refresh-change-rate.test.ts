@@ -59,7 +59,6 @@ describe('refresh --schedule change-rate', () => {
     // clock, and under load a run's start-up shifts the waits enough to give one page 3 and another 2:
     // a starved page would have had its first check at most.
     expect(Math.min(...counts), JSON.stringify(checks)).toBeGreaterThanOrEqual(2);
-    expect(Math.max(...counts), JSON.stringify(checks)).toBeLessThanOrEqual(6);
     expect(rows<{ action: string }>(db, 'SELECT DISTINCT action FROM refreshes')).toEqual([{ action: 'replace' }]);
   });
 });
