@@ -16,6 +16,7 @@ export class QueuedLevels {
   private standing;
   private keepStmt;
   private takeStmt;
+  private dropStmt;
   private lookStmt;
   private moveStmt;
   /**
@@ -33,7 +34,8 @@ export class QueuedLevels {
       `INSERT INTO queued_levels (page_id, level, found_on) VALUES (?, ?, ?)
        ON CONFLICT (page_id) DO UPDATE SET level = excluded.level, found_on = excluded.found_on WHERE excluded.level < queued_levels.level`,
     );
-    this.takeStmt = db.prepare(`DELETE FROM queued_levels WHERE page_id = ? RETURNING level, found_on`).raw();
+    this.takeStmt = db.prepare(`SELECT level, found_on FROM queued_levels WHERE page_id = ?`).raw();
+    this.dropStmt = db.prepare(`DELETE FROM queued_levels WHERE page_id = ?`);
     this.lookStmt = db.prepare(`SELECT level FROM queued_levels WHERE page_id = ?`).pluck();
     this.moveStmt = db.prepare(`UPDATE pages SET level = ?, found_on = ? WHERE id = ? AND level > ?`);
   }
@@ -76,8 +78,11 @@ export class QueuedLevels {
   /** The page is being fetched: its nearer level, if any, becomes its level. */
   settle(id: number): void {
     this.known?.delete(id);
+    // Looked up first: few fetched pages have one, and a DELETE that finds nothing costs several look-ups.
     const row = this.takeStmt.get(id) as [number, number | null] | undefined;
-    if (row) this.moveStmt.run(row[0], row[1], id, row[0]);
+    if (!row) return;
+    this.dropStmt.run(id);
+    this.moveStmt.run(row[0], row[1], id, row[0]);
   }
 }
 
