@@ -51,6 +51,9 @@ describe('link cues', () => {
     ]);
     // without the option nothing changes (breadth-first crawls pay nothing for it)
     expect(extractLinks(html).links.map((l) => l.path)).toEqual([undefined, undefined]);
+    // an element's first class, whatever the white space around it; a link near the top has a shorter path
+    const shallow = `<a href="/x">X</a><p class=" \tnote\nwide "><a href="/y">Y</a></p><div class=""><b class="  "><a href="/z">Z</a></b></div>`;
+    expect(extractLinks(shallow, { context: true }).links.map((l) => l.path)).toEqual(['', 'p.note', 'div>b']);
   });
 });
 
