@@ -16,7 +16,6 @@ export class QueuedLevels {
   private standing;
   private keepStmt;
   private takeStmt;
-  private dropStmt;
   private lookStmt;
   private moveStmt;
   /**
@@ -34,8 +33,7 @@ export class QueuedLevels {
       `INSERT INTO queued_levels (page_id, level, found_on) VALUES (?, ?, ?)
        ON CONFLICT (page_id) DO UPDATE SET level = excluded.level, found_on = excluded.found_on WHERE excluded.level < queued_levels.level`,
     );
-    this.takeStmt = db.prepare(`SELECT level, found_on FROM queued_levels WHERE page_id = ?`).raw();
-    this.dropStmt = db.prepare(`DELETE FROM queued_levels WHERE page_id = ?`);
+    this.takeStmt = db.prepare(`DELETE FROM queued_levels WHERE page_id = ? RETURNING level, found_on`).raw();
     this.lookStmt = db.prepare(`SELECT level FROM queued_levels WHERE page_id = ?`).pluck();
     this.moveStmt = db.prepare(`UPDATE pages SET level = ?, found_on = ? WHERE id = ? AND level > ?`);
   }
@@ -78,11 +76,11 @@ export class QueuedLevels {
   /** The page is being fetched: its nearer level, if any, becomes its level. */
   settle(id: number): void {
     this.known?.delete(id);
-    // Looked up first: few fetched pages have one, and a DELETE that finds nothing costs several look-ups.
+    // Looked up first: few fetched pages have one, and a DELETE that finds nothing costs several
+    // look-ups. The DELETE still reads what it takes (another worker may have lowered it since).
+    if (this.lookStmt.get(id) === undefined) return;
     const row = this.takeStmt.get(id) as [number, number | null] | undefined;
-    if (!row) return;
-    this.dropStmt.run(id);
-    this.moveStmt.run(row[0], row[1], id, row[0]);
+    if (row) this.moveStmt.run(row[0], row[1], id, row[0]);
   }
 }
 
