@@ -81,6 +81,20 @@ const NAV_NAMES = /(?:^|[-_\s])(?:nav|navbar|navigation|sidebar|sphinxsidebar|me
 /** Characters of text before a link kept as its context. */
 const AROUND = 60;
 
+/** An element as its tag path names it: 'tag', or 'tag.class' with its first class. */
+function withClass(name: string, cls: string | undefined): string {
+  const c = cls?.trim();
+  if (!c) return name;
+  const space = c.search(/\s/); // found, not split: every element of a page with context comes here
+  return `${name}.${space < 0 ? c : c.slice(0, space)}`;
+}
+
+/** A link's tag path: the three elements it is in, innermost last (`stack` ends with the link's own). */
+function tagPath(stack: readonly string[]): string {
+  const n = stack.length;
+  return n >= 4 ? `${stack[n - 4]}>${stack[n - 3]}>${stack[n - 2]}` : stack.slice(0, -1).join('>');
+}
+
 /**
  * Collect a[href], area[href], frame[src], iframe[src] in document order, the first <base href>
  * and the first <meta http-equiv=refresh> target, in one streaming pass (no DOM).
@@ -125,8 +139,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
       onopentag(name, raw) {
         if (++depth > MAX_NESTING) throw new MarkupLimit(`too-deep: markup nested more than ${MAX_NESTING} elements`);
         if (context) {
-          const cls = raw.class?.trim().split(/\s+/, 1)[0];
-          stack.push(cls ? `${name}.${cls}` : name);
+          stack.push(withClass(name, raw.class));
           if (BREAKS.has(name)) recent = '';
         }
         if (blocks && (nav > 0 || NAV_ELEMENTS.has(name) || NAV_NAMES.test(raw.class ?? '') || NAV_NAMES.test(raw.id ?? ''))) nav++;
@@ -146,7 +159,7 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
             endAnchor(); // <a> never nests: a new one ends the previous, as the HTML parser does
             const link: RawLink | null = attrs.href === undefined ? null : { href: attrs.href, tag: name, text: '', rel: relOf(attrs.rel) };
             if (link && context) {
-              link.path = stack.slice(-4, -1).join('>');
+              link.path = tagPath(stack);
               link.around = recent.slice(-AROUND).trim();
             }
             if (link) links.push(link);

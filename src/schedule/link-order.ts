@@ -4,7 +4,7 @@ import { childStates } from './links/children.js';
 import { CUE_KINDS, joinCues, linkCues, splitCues } from './links/cues.js';
 import { CueModel } from './links/model.js';
 import { focusedPriority, priorityOf, PROMOTE, rescoreDue, START, type LinkState, type Order } from './links/priority.js';
-import { absoluteValue, relativeValue, VALUE_DEFAULTS, valueKinds, type ValueParams } from './links/link-value.js';
+import { absoluteValue, relativeValue, siteValues, VALUE_DEFAULTS, valueKinds, type ValueParams } from './links/link-value.js';
 import { shippedValue } from './links/shipped-prior.js';
 import { yieldRelevance } from './links/relevance.js';
 import { neighbourhood } from './links/shark.js';
@@ -101,11 +101,25 @@ export class CrawlOrder implements LinkOrder {
     return this.topic.similarity(counts);
   }
 
-  private priority(siteId: number, state: LinkState, sitePages: number): number {
-    if (this.topic) return focusedPriority(this.order, state, this.neighbourhood(siteId, state.cues));
-    const p = priorityOf(this.order, this.model, siteId, state, sitePages, this.value);
-    return this.order === 'value' ? relativeValue(p, this.model.siteBelief(siteId)) : p;
+  /** A link's priority from its cues and the rest of its state (which the value order does not read). */
+  private priority(siteId: number, cues: readonly string[], state: Omit<LinkState, 'cues'>): number {
+    if (this.topic) return focusedPriority(this.order, { ...state, cues }, this.neighbourhood(siteId, cues));
+    if (this.order === 'value') return this.relativeValues(siteId)(cues);
+    return priorityOf(this.order, this.model, siteId, { ...state, cues }, this.model.sitePages(siteId), this.value);
   }
+
+  /** The value order's priorities of a site's links, kept while the model learns nothing (a page's links, a pass over a queue). */
+  private relativeValues(siteId: number): (cues: readonly string[]) => number {
+    const k = this.values;
+    if (k?.siteId === siteId && k.learned === this.model.learned) return k.of;
+    const value = siteValues(this.model, siteId, this.value);
+    const belief = this.model.siteBelief(siteId);
+    const of = (cues: readonly string[]) => relativeValue(value(cues), belief);
+    this.values = { siteId, learned: this.model.learned, of };
+    return of;
+  }
+
+  private values: { siteId: number; learned: number; of: (cues: readonly string[]) => number } | null = null;
 
   /** A queued page's priority in one unit for every site (the pages scheduler compares sites by it). */
   worth(siteId: number, priority: number): number {
@@ -139,7 +153,7 @@ export class CrawlOrder implements LinkOrder {
     const focused = this.topic !== null;
     return childStates(parent, children, pages, focused && this.order === 'best-first', focused ? this.topic!.threshold : undefined).map((state) => ({
       state: { ...state, cues: joinCues(state.cues) },
-      priority: this.priority(site, state, pages),
+      priority: this.priority(site, state.cues, state),
     }));
   }
 
@@ -152,11 +166,11 @@ export class CrawlOrder implements LinkOrder {
     const cues = l.cues; // the value order hears new pages alone (tracksKnown)
     const split = this.cuesOf(l.url, l.anchor, cues);
     const state = { cues: cues || joinCues(split), cash: 0, inherit: 0, dist: 0, inlinks: 0 };
-    return { state, priority: this.priority(site, { ...state, cues: split }, this.model.sitePages(site)) };
+    return { state, priority: this.priority(site, split, state) };
   }
 
   prioritize = (siteId: number, url: string, anchor: string, state: OrderState): number =>
-    this.priority(siteId, { ...state, cues: this.cuesOf(url, anchor, state.cues) }, this.model.sitePages(siteId));
+    this.priority(siteId, this.cuesOf(url, anchor, state.cues), state);
 
   /**
    * With --order value, a page the model promoted (valued over PROMOTE times the site's belief)

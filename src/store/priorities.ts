@@ -1,7 +1,7 @@
 import type { Prioritize, Rescore } from '../schedule/links/rescore.js';
 import type { OrderState } from '../schedule/queued-page.js';
 import type { Db, Statement } from '../db/db.js';
-import { textPosition } from '../db/dialect.js';
+import { inJsonIds, textPosition } from '../db/dialect.js';
 
 /**
  * Score a site's queued pages again with what the crawl has learned since they were found
@@ -47,12 +47,23 @@ function statements(db: Db, kind: 'all' | 'unscored' | { cues: number; above: bo
        coalesce(cash, CASE WHEN level = 0 THEN 1 ELSE 0 END) AS cash, coalesce(inherit, 0) AS inherit, coalesce(dist, 0) AS dist, coalesce(inlinks, 0) AS inlinks
      FROM pages WHERE site_id = ? AND status = 'queued' AND (level, id) > (?, ?) ${only} ORDER BY level, id LIMIT ${RESCORE_CHUNK}`,
   ).raw();
-  const set = db.prepare('UPDATE pages SET priority = ? WHERE id = ?');
+  const setOne = db.prepare('UPDATE pages SET priority = ? WHERE id = ?');
+  const setMany = db.prepare(`UPDATE pages SET priority = ? WHERE ${inJsonIds(db, 'id', '?')}`);
   // one wrapper per database and kind: made at each call, it cost a tenth of the start's 30,000 passes
   const score = db.transaction((rows: Row[], siteId: number, prioritize: Prioritize) => {
+    const moved = new Map<number, number[]>(); // new priority -> the pages that take it
     for (const [id, level, priority, stored, url, anchor, cash, inherit, dist, inlinks] of rows) {
       const p = level === 0 ? Number.MAX_VALUE : prioritize(siteId, url ?? '', anchor ?? '', { cues: stored, cash, inherit, dist, inlinks });
-      if (p !== priority) set.run(p, id); // most keep theirs (link-value.ts relativeValue): no write
+      if (p === priority) continue; // most keep theirs (link-value.ts relativeValue): no write
+      const ids = moved.get(p);
+      if (ids) ids.push(id);
+      else moved.set(p, [id]);
+    }
+    // The value order's priorities are a few quarter octaves: a statement per priority writes its
+    // pages at half the cost of one per page.
+    for (const [p, ids] of moved) {
+      if (ids.length === 1) setOne.run(p, ids[0]);
+      else setMany.run(p, JSON.stringify(ids));
     }
   });
   st = { read, score };

@@ -76,6 +76,9 @@ export class QueuedLevels {
   /** The page is being fetched: its nearer level, if any, becomes its level. */
   settle(id: number): void {
     this.known?.delete(id);
+    // Looked up first: few fetched pages have one, and a DELETE that finds nothing costs several
+    // look-ups. The DELETE still reads what it takes (another worker may have lowered it since).
+    if (this.lookStmt.get(id) === undefined) return;
     const row = this.takeStmt.get(id) as [number, number | null] | undefined;
     if (row) this.moveStmt.run(row[0], row[1], id, row[0]);
   }

@@ -32,6 +32,14 @@ describe('link cues', () => {
     expect(all.at(-1)).toBe('p:div.related>ul>li');
   });
 
+  it('are words of letters and digits that start with a letter, in any script, lowercased', () => {
+    const anchor = (text: string) => linkCues('http://h.org/', text, {}, ['a']);
+    expect(anchor('x 3D 1ab a1b2 Über-Änderungen naïve 42')).toEqual(['a:ab', 'a:a1b2', 'a:über', 'a:änderungen', 'a:naïve']);
+    expect(anchor('Release NOTES_v2, x1')).toEqual(['a:release', 'a:notes', 'a:v2', 'a:x1']);
+    expect(anchor('Справка по API ٣٤ δοκιμή2')).toEqual(['a:справка', 'a:по', 'a:api', 'a:δοκιμή2']);
+    expect(anchor('\u212Aelvin')).toEqual(['a:kelvin']); // the Kelvin sign lowercases to an ASCII k
+  });
+
   it('come with the link\'s tag path, the text before it and the page title when read with context', () => {
     const html = `<html><head><title>Release notes</title></head><body><div class="nav main"><a href="/a">A</a></div>
       <div class="related"><ul><li>See also: <a href="/b">B</a></li></ul></div></body></html>`;
@@ -43,6 +51,9 @@ describe('link cues', () => {
     ]);
     // without the option nothing changes (breadth-first crawls pay nothing for it)
     expect(extractLinks(html).links.map((l) => l.path)).toEqual([undefined, undefined]);
+    // an element's first class, whatever the white space around it; a link near the top has a shorter path
+    const shallow = `<a href="/x">X</a><p class=" \tnote\nwide "><a href="/y">Y</a></p><div class=""><b class="  "><a href="/z">Z</a></b></div>`;
+    expect(extractLinks(shallow, { context: true }).links.map((l) => l.path)).toEqual(['', 'p.note', 'div>b']);
   });
 });
 

@@ -30,15 +30,34 @@ export const VALUE_DEFAULTS: ValueParams = { explore: 0, drop: ['u', 'c', 'h'] }
 /** The kinds of cue the value order reads (the others need not be made: cues.ts). */
 export const valueKinds = (p: ValueParams): string[] => CUE_KINDS.filter((k) => !p.drop?.includes(k));
 
-/** The tag path cue of a link (its block), or undefined when the page was read without context. */
-export const blockOf = (cues: readonly string[]): string | undefined => cues.find((c) => c.startsWith('p:'));
-
 export function linkValue(model: CueModel, siteId: number, all: readonly string[], p: ValueParams = VALUE_DEFAULTS): number {
-  const cues = p.drop?.length ? all.filter((c) => !p.drop!.includes(c.slice(0, c.indexOf(':')))) : all;
-  const predicted = model.predict(siteId, cues, model.siteBelief(siteId));
-  const block = blockOf(cues);
-  const tried = block === undefined ? model.sitePages(siteId) : model.siteCount(siteId, block);
-  return predicted + (p.explore * model.siteMean(siteId)) / Math.sqrt(1 + tried);
+  return siteValues(model, siteId, p)(all);
+}
+
+/**
+ * linkValue of the site's links while the model stays as it is (one page's new links, one pass
+ * over a queue): the site's figures are read once, and each cue's prediction once (a block's cue
+ * is on hundreds of its links).
+ */
+export function siteValues(model: CueModel, siteId: number, p: ValueParams = VALUE_DEFAULTS): (cues: readonly string[]) => number {
+  const belief = model.siteBelief(siteId);
+  const pages = model.sitePages(siteId);
+  const optimism = p.explore * model.siteMean(siteId);
+  const predicted = new Map<string, number | null>(); // null: a kind of cue left out
+  return (cues) => {
+    let best = belief;
+    let block: string | undefined;
+    for (const c of cues) {
+      let v = predicted.get(c);
+      if (v === undefined) predicted.set(c, (v = p.drop?.includes(c.slice(0, c.indexOf(':'))) ? null : model.cuePredict(siteId, c, belief)));
+      if (v === null) continue;
+      if (v > best) best = v;
+      if (block === undefined && c.startsWith('p:')) block = c;
+    }
+    if (optimism === 0) return best; // what the block was tried does not matter
+    const tried = block === undefined ? pages : model.siteCount(siteId, block);
+    return best + optimism / Math.sqrt(1 + tried);
+  };
 }
 
 /**

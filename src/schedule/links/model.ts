@@ -59,6 +59,9 @@ export class CueModel {
     this.tail.smallMean = this.prior?.mean ?? 1;
   }
 
+  /** Pages learned from, in all: every prediction stays as it is until this moves. */
+  learned = 0;
+
   /** cue → its lift, computed once (the prior does not change) */
   private lifts = new Map<string, number>();
 
@@ -76,6 +79,7 @@ export class CueModel {
 
   /** A fetched page of `siteId` with these cues gave `reward`. */
   learn(siteId: number, cues: readonly string[], reward: number): void {
+    this.learned++;
     const total = this.siteTotals.get(siteId) ?? { n: 0, sum: 0 };
     total.n++;
     total.sum += reward;
@@ -190,16 +194,20 @@ export class CueModel {
 
   /** Predicted new external URLs of a page reached by a link with these cues, the site's own yield being `siteMean`. */
   predict(siteId: number, cues: readonly string[], siteMean = this.siteMean(siteId)): number {
-    const site = this.sites.get(siteId);
     let best = siteMean;
     for (const c of cues) {
-      const g = this.all.get(c);
-      const base = siteMean * this.lift(c);
-      const prior = g ? (g.sum + K * base) / (g.n + K) : base;
-      const s = site?.get(c);
-      const p = s ? (s.sum + K * prior) / (s.n + K) : prior;
+      const p = this.cuePredict(siteId, c, siteMean);
       if (p > best) best = p;
     }
     return best;
+  }
+
+  /** What cue `c` alone predicts (predict takes the best of a link's cues and the site's yield). */
+  cuePredict(siteId: number, c: string, siteMean: number): number {
+    const g = this.all.get(c);
+    const base = siteMean * this.lift(c);
+    const prior = g ? (g.sum + K * base) / (g.n + K) : base;
+    const s = this.sites.get(siteId)?.get(c);
+    return s ? (s.sum + K * prior) / (s.n + K) : prior;
   }
 }
