@@ -2,6 +2,7 @@ import type { FrontierPage } from '../schedule/queued-page.js';
 import type { Prioritize, Rescore } from '../schedule/links/rescore.js';
 import type { LinkOrder } from '../schedule/link-order.js';
 import { takeLinks, type IntakeStore } from '../schedule/link-intake.js';
+import { takeExternal, type ExternalStore, type Newness } from '../schedule/external-intake.js';
 import type { PageStatus } from '../pull/pull-record.js';
 import type { SiteQueues } from '../schedule/page-choice.js';
 import { MemoryFrontier } from '../schedule/memory-frontier.js';
@@ -19,6 +20,12 @@ interface Row {
   /** its level once it left the queue (a queued page's is the frontier's) */
   level: number;
   status: 'queued' | 'done' | 'not-html' | 'error' | 'redirect' | 'skipped';
+}
+
+/** What an external link of the graph is new to, with its URL and host (indices in the graph). */
+interface GraphNewness extends Newness {
+  url: number;
+  host: number;
 }
 
 /** The pull whose links are taken: its site, and the site's graph. */
@@ -148,35 +155,47 @@ export class ReplayStore implements SiteQueues {
     this.setStatus(content, node.status);
     content.level = Math.min(content.level, level);
     const read = graph.pages[c]!;
-    // storeExternal: each (page, URL) once; the rewards count what is new to the site and to the store.
-    const out: ReplayPull = { site, node: pulled.node, level: page.level, status: node.status, http: node.http, page: false, urls: 0, hosts: 0, pairs: 0, newUrls: 0, newHosts: 0 };
-    if (!this.readPages.has(content)) {
-      this.readPages.add(content);
-      out.page = node.status === 'done';
-      for (const u of read.ext) {
-        out.pairs++;
-        if (this.siteUrls[site]!.has(u)) continue;
-        this.siteUrls[site]!.add(u);
-        out.urls++;
-        if (!this.urls.has(u)) {
-          this.urls.add(u);
-          out.newUrls++;
-        }
-        const h = this.web.urlHost[u]!;
-        if (!this.siteHosts[site]!.has(h)) {
-          this.siteHosts[site]!.add(h);
-          out.hosts++;
-        }
-        if (!this.hosts.has(h)) {
-          this.hosts.add(h);
-          out.newHosts++;
-        }
-      }
-    }
+    // A content page read again stores no (page, URL) pair anew: its links earn nothing.
+    const first = !this.readPages.has(content);
+    if (first) this.readPages.add(content);
+    const { rewards, newUrls, newHosts } = takeExternal(this.external, site, first ? read.ext : []);
+    const out: ReplayPull = {
+      site, node: pulled.node, level: page.level, status: node.status, http: node.http, page: first && node.status === 'done', ...rewards, newUrls, newHosts,
+    };
     this.pairsSiteUrl += out.urls;
     takeLinks(this.intake, { site, graph }, read.links, level, order && { order, page, reward: out.urls, terms: undefined });
     return out;
   }
+
+  /**
+   * The store under the external count (schedule/external-intake.ts), `c` the pulled page's site:
+   * a link is its URL's index in the graph, which holds each once per page, so every pair given is
+   * stored; what it is new to is read of the sets of the site's and the store's URLs and hosts.
+   */
+  private external: ExternalStore<number, GraphNewness, number> = {
+    store: () => true,
+    ask: (site, u) => {
+      const n = this.newness;
+      n.url = u;
+      n.urlToSite = !this.siteUrls[site]!.has(u);
+      n.urlToStore = n.urlToSite && !this.urls.has(u);
+      n.hostToSite = n.hostToStore = false;
+      if (!n.urlToSite) return n;
+      n.host = this.web.urlHost[u]!;
+      n.hostToSite = !this.siteHosts[site]!.has(n.host);
+      n.hostToStore = n.hostToSite && !this.hosts.has(n.host);
+      return n;
+    },
+    mark: (site, n) => {
+      if (n.urlToSite) this.siteUrls[site]!.add(n.url);
+      if (n.urlToStore) this.urls.add(n.url);
+      if (n.hostToSite) this.siteHosts[site]!.add(n.host);
+      if (n.hostToStore) this.hosts.add(n.host);
+    },
+  };
+
+  /** The answer ask hands back, reused: it runs for every external link. */
+  private newness: GraphNewness = { url: 0, host: 0, urlToSite: false, urlToStore: false, hostToSite: false, hostToStore: false };
 
   /**
    * The store under the link intake (schedule/link-intake.ts), over the rows and the frontier. It

@@ -4,12 +4,13 @@ import type { FrontierPage } from '../schedule/queued-page.js';
 import { fingerprint } from '../url/key-hash.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { retryWhole } from '../db/lost-connection.js';
-import { KnownExternal } from './known-external.js';
+import { KnownExternal, type Newness } from './known-external.js';
 import type { FoundLinks, Hold } from '../page/found-links.js';
 import { queryVariantFate, variantPath } from '../page/link-fate.js';
 import { GONE, type Committed, type LinkChanges, type PullResult, type SkipStatus } from '../pull/pull-record.js';
 import type { LinkOrder } from '../schedule/link-order.js';
 import { takeLinks, type IntakeStore } from '../schedule/link-intake.js';
+import { takeExternal, type ExternalFound, type ExternalStore } from '../schedule/external-intake.js';
 import { TextIndexWriter } from './text-index.js';
 import { QueuedLevels } from './queued-levels.js';
 import { queuedPages, rescoreQueued } from './priorities.js';
@@ -64,14 +65,8 @@ interface PageWrite {
   variants: Map<string, number>;
 }
 
-/** What the external links of a page brought. */
-interface ExternalFound {
-  rewards: Rewards;
-  newUrls: number;
-  newHosts: number;
-}
-
 type InternalLink = FoundLinks['internal'][number];
+type ExternalLink = FoundLinks['external'][number];
 /** A stored page as the link intake finds it: id and level, and with its state also its status and the order's columns (pageState). */
 type Stored = [id: number, level: number, status?: string, cues?: string | null, cash?: number, inherit?: number, dist?: number, inlinks?: number];
 
@@ -269,26 +264,17 @@ export class PullWriter {
     w.linksAdded += s.backExternal.run(pageId, ext).changes + s.backBad.run(pageId, bad).changes;
   }
 
-  /** The external links: each stored once per page, and counted by what it is new to (the rewards). */
+  /** The external links: each stored once per page, and counted by what it is new to (schedule/external-intake.ts). */
   private storeExternal(w: PageWrite): ExternalFound {
-    const { siteId, at, level } = w;
-    const page = this.externalOn(w);
-    const rewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
-    let newUrls = 0;
-    let newHosts = 0;
-    for (const l of w.r.links.external) {
-      const n = this.known.ask(siteId, l.key, l.host);
-      if (w.L.external.run({ site: siteId, page, key: l.key, url: l.url, host: l.host, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes === 0) continue;
-      rewards.pairs++;
-      if (!n.urlToSite) continue;
-      this.known.mark(siteId, n);
-      rewards.urls++;
-      if (n.urlToStore) newUrls++;
-      if (n.hostToSite) rewards.hosts++;
-      if (n.hostToStore) newHosts++;
-    }
-    return { rewards, newUrls, newHosts };
+    return takeExternal(this.external, w, w.r.links.external);
   }
+
+  /** The store under the external count: the page's pairs through the prepared statement, what each is new to in memory. */
+  private external: ExternalStore<ExternalLink, Newness, PageWrite> = {
+    store: (w, l) => w.L.external.run({ site: w.siteId, page: this.externalOn(w), key: l.key, url: l.url, host: l.host, level: w.level, anchor: l.anchor, rel: l.rel, tag: l.tag, at: w.at }).changes > 0,
+    ask: (w, l) => this.known.ask(w.siteId, l.key, l.host),
+    mark: (w, n) => this.known.mark(w.siteId, n),
+  };
 
   /**
    * A page inserted for a link gets its edge. No row when a user deleted the link (a tombstone):
