@@ -2,6 +2,7 @@ import type { FrontierPage } from '../schedule/queued-page.js';
 import type { Prioritize, Rescore } from '../schedule/links/rescore.js';
 import type { LinkOrder } from '../schedule/link-order.js';
 import { takeLinks, type IntakeStore } from '../schedule/link-intake.js';
+import { takeContent, type ContentStore } from '../schedule/content-intake.js';
 import { takeExternal, type ExternalStore, type Newness } from '../schedule/external-intake.js';
 import type { PageStatus } from '../pull/pull-record.js';
 import type { SiteQueues } from '../schedule/page-choice.js';
@@ -28,10 +29,14 @@ interface GraphNewness extends Newness {
   host: number;
 }
 
-/** The pull whose links are taken: its site, and the site's graph. */
+/** The pull whose content and links are stored: its site, the site's graph, the pulled row and the row its content is stored on. */
 interface PullAt {
   site: number;
   graph: SiteGraph;
+  pulled: Row;
+  /** what the pull read: the status its content is stored with */
+  status: Row['status'];
+  content: Row;
 }
 
 /** What one pull gave: the rewards and what the whole store gained. */
@@ -56,8 +61,9 @@ export interface ReplayPull {
 
 /**
  * The store a crawl writes (store/pull-writer.ts), offline: in memory over a page graph, its
- * queue the crawl's own in-memory frontier (schedule/memory-frontier.ts), a pull's internal links
- * taken by the crawl's own link intake (schedule/link-intake.ts): the same rows, the same order
+ * queue the crawl's own in-memory frontier (schedule/memory-frontier.ts), a pull's content, external
+ * links and internal links taken by the crawl's own steps (schedule/content-intake.ts,
+ * external-intake.ts, link-intake.ts): the same rows, the same order
  * of the next page, the same levels, the same rewards. Site ids are 1-based in graph order, as
  * `seeds import` gives them. The live check (scripts/harvest-live.ts) holds the two to each other.
  */
@@ -135,26 +141,18 @@ export class ReplayStore implements SiteQueues {
   }
 
   /**
-   * Pull a page and store what it gave (as store/pull-writer.ts write: content, external links,
-   * internal links, ordered or not). `order`: the crawl's LinkOrder in an ordered crawl.
+   * Pull a page and store what it gave, in store/pull-writer.ts write's steps: content, external
+   * links, internal links, ordered or not. `order`: the crawl's LinkOrder in an ordered crawl.
    */
   pull(page: FrontierPage, order: LinkOrder | null): ReplayPull {
     const pulled = this.rows[page.id - 1]!;
     const site = pulled.site;
     const graph = this.site(site);
     const node = graph.pages[pulled.node]!;
-    // storeContent: an in-site redirect's content belongs to its target, stored whatever its state.
-    let content = pulled;
-    let level = page.level;
-    const c = contentOf(graph, pulled.node);
-    if (c !== pulled.node) {
-      content = this.byNode[site]!.get(c) ?? this.insert(site, c, page.level, null);
-      this.setStatus(pulled, 'redirect');
-      level = Math.min(this.levelOf(content), page.level);
-    }
-    this.setStatus(content, node.status);
-    content.level = Math.min(content.level, level);
-    const read = graph.pages[c]!;
+    const at: PullAt = { site, graph, pulled, status: node.status, content: pulled };
+    const level = takeContent(this.content, at, page.level);
+    const { content } = at;
+    const read = graph.pages[content.node]!;
     // A content page read again stores no (page, URL) pair anew: its links earn nothing.
     const first = !this.readPages.has(content);
     if (first) this.readPages.add(content);
@@ -163,9 +161,30 @@ export class ReplayStore implements SiteQueues {
       site, node: pulled.node, level: page.level, status: node.status, http: node.http, page: first && node.status === 'done', ...rewards, newUrls, newHosts,
     };
     this.pairsSiteUrl += out.urls;
-    takeLinks(this.intake, { site, graph }, read.links, level, order && { order, page, reward: out.urls, terms: undefined });
+    takeLinks(this.intake, at, read.links, level, order && { order, page, reward: out.urls, terms: undefined });
     return out;
   }
+
+  /**
+   * The store under the content step (schedule/content-intake.ts), over the rows. A target found
+   * deeper moves up as its content is stored at the nearer level; without edges, nothing it
+   * links follows (the live store's lower does).
+   */
+  private content: ContentStore<Row, PullAt> = {
+    target: (c, level) => {
+      const t = contentOf(c.graph, c.pulled.node);
+      if (t === c.pulled.node) return undefined;
+      return this.byNode[c.site]!.get(t) ?? this.insert(c.site, t, level, null);
+    },
+    levelOf: (_c, row) => this.levelOf(row),
+    redirected: (c) => this.setStatus(c.pulled, 'redirect'),
+    lower: () => {},
+    content: (c, row = c.pulled, level) => {
+      this.setStatus(row, c.status);
+      row.level = Math.min(row.level, level);
+      c.content = row;
+    },
+  };
 
   /**
    * The store under the external count (schedule/external-intake.ts), `c` the pulled page's site:

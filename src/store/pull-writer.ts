@@ -10,6 +10,7 @@ import { queryVariantFate, variantPath } from '../page/link-fate.js';
 import { GONE, type Committed, type LinkChanges, type PullResult, type SkipStatus } from '../pull/pull-record.js';
 import type { LinkOrder } from '../schedule/link-order.js';
 import { takeLinks, type IntakeStore } from '../schedule/link-intake.js';
+import { takeContent, type ContentStore } from '../schedule/content-intake.js';
 import { takeExternal, type ExternalFound, type ExternalStore } from '../schedule/external-intake.js';
 import { TextIndexWriter } from './text-index.js';
 import { QueuedLevels } from './queued-levels.js';
@@ -198,36 +199,45 @@ export class PullWriter {
     return w;
   }
 
-  /** The page whose content was read: the pulled one, or its in-site redirect target (stored whatever). */
+  /** The page whose content was read: the pulled one, or its in-site redirect target (schedule/content-intake.ts). */
   private storeContent(w: PageWrite): void {
-    const s = this.s;
-    const { r } = w;
-    const { page } = r;
-    this.queuedLevels.settle(page.id);
-    if (r.final) {
-      const { dir, fp } = fingerprint(r.final.key);
-      const target = (s.pageByFp.get({ site: w.siteId, dir, fp }) as { id: number; level: number } | undefined) ?? {
-        id: Number(s.insertPage.run({ site: w.siteId, key: r.final.key, dir, fp, url: r.final.url, level: page.level, on: page.id, at: w.at }).lastInsertRowid),
-        level: page.level,
-      };
-      if (target.id !== page.id) {
-        this.queuedLevels.settle(target.id);
-        target.level = s.levelOf.get(target.id) as number;
-        if (w.refresh) s.stampEdges.run({ id: target.id });
-        s.setStatus.run('redirect', page.id);
-        if (w.refresh) w.linksAdded += s.newEdge.run(page.id, target.id, null, w.at).changes;
-        else s.edge.run(page.id, target.id, null);
-        w.contentId = target.id;
-        w.level = Math.min(target.level, page.level);
-        if (target.level > page.level) this.lower(target.id, page.level, page.id);
-      }
-    }
-    const print = r.print ?? null;
-    s.content.run(r.status, w.level, print?.fingerprint ?? null, print?.textSize ?? null, r.bytes, w.at, w.contentId);
+    this.queuedLevels.settle(w.r.page.id);
+    takeContent(this.content, w, w.r.page.level);
     // Read back: a link found meanwhile (another worker, this one's other sites) may have raised the
     // page while it was in flight, and its links are one level below where it is now.
-    w.level = s.levelOf.get(w.contentId) as number;
+    w.level = this.s.levelOf.get(w.contentId) as number;
   }
+
+  /** The store under the content step: stored pages by id, through the prepared statements. */
+  private content: ContentStore<number, PageWrite> = {
+    target: (w, level) => {
+      const { final, page } = w.r;
+      if (!final) return undefined;
+      const s = this.s;
+      const { dir, fp } = fingerprint(final.key);
+      const found = s.pageByFp.get({ site: w.siteId, dir, fp }) as { id: number } | undefined;
+      const id = found?.id ?? Number(s.insertPage.run({ site: w.siteId, key: final.key, dir, fp, url: final.url, level, on: page.id, at: w.at }).lastInsertRowid);
+      if (id === page.id) return undefined;
+      this.queuedLevels.settle(id);
+      return id;
+    },
+    levelOf: (_w, id) => this.s.levelOf.get(id) as number,
+    redirected: (w, id) => {
+      const s = this.s;
+      const from = w.r.page.id;
+      if (w.refresh) s.stampEdges.run({ id });
+      s.setStatus.run('redirect', from);
+      if (w.refresh) w.linksAdded += s.newEdge.run(from, id, null, w.at).changes;
+      else s.edge.run(from, id, null);
+    },
+    lower: (w, id, level) => this.lower(id, level, w.r.page.id),
+    content: (w, id, level) => {
+      if (id !== undefined) w.contentId = id;
+      const { r } = w;
+      const print = r.print ?? null;
+      this.s.content.run(r.status, level, print?.fingerprint ?? null, print?.textSize ?? null, r.bytes, w.at, w.contentId);
+    },
+  };
 
   /**
    * Levels stay breadth-first levels whatever order pages were fetched in (concurrency, a parent
