@@ -3,8 +3,9 @@
 //   node dist/scripts/harvest-live.js [--budgets 500,2000] [--orders value,bfs,best-first]
 // Prints, per order and budget, the distinct (site, external URL) pairs, external URLs and outside
 // hosts of both, their difference, and the first pull where the two crawls part (site or reward).
-// Both take a pull's internal links with one code (src/schedule/link-intake.ts); what this holds
-// to each other is the rest: the two stores and queues, and the graph against the live pages.
+// Both store a pull's content and take its external and internal links with one code
+// (src/schedule/content-intake.ts, external-intake.ts, link-intake.ts); what this holds to each
+// other is the rest: the two stores and queues, and the graph against the live pages.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,6 +2,8 @@ import type { FrontierPage } from '../schedule/queued-page.js';
 import type { Prioritize, Rescore } from '../schedule/links/rescore.js';
 import type { LinkOrder } from '../schedule/link-order.js';
 import { takeLinks, type IntakeStore } from '../schedule/link-intake.js';
+import { takeContent, type ContentStore } from '../schedule/content-intake.js';
+import { takeExternal, type ExternalStore, type Newness } from '../schedule/external-intake.js';
 import type { PageStatus } from '../pull/pull-record.js';
 import type { SiteQueues } from '../schedule/page-choice.js';
 import { MemoryFrontier } from '../schedule/memory-frontier.js';
@@ -21,10 +23,20 @@ interface Row {
   status: 'queued' | 'done' | 'not-html' | 'error' | 'redirect' | 'skipped';
 }
 
-/** The pull whose links are taken: its site, and the site's graph. */
+/** What an external link of the graph is new to, with its URL and host (indices in the graph). */
+interface GraphNewness extends Newness {
+  url: number;
+  host: number;
+}
+
+/** The pull whose content and links are stored: its site, the site's graph, the pulled row and the row its content is stored on. */
 interface PullAt {
   site: number;
   graph: SiteGraph;
+  pulled: Row;
+  /** what the pull read: the status its content is stored with */
+  status: Row['status'];
+  content: Row;
 }
 
 /** What one pull gave: the rewards and what the whole store gained. */
@@ -49,8 +61,9 @@ export interface ReplayPull {
 
 /**
  * The store a crawl writes (store/pull-writer.ts), offline: in memory over a page graph, its
- * queue the crawl's own in-memory frontier (schedule/memory-frontier.ts), a pull's internal links
- * taken by the crawl's own link intake (schedule/link-intake.ts): the same rows, the same order
+ * queue the crawl's own in-memory frontier (schedule/memory-frontier.ts), a pull's content, external
+ * links and internal links taken by the crawl's own steps (schedule/content-intake.ts,
+ * external-intake.ts, link-intake.ts): the same rows, the same order
  * of the next page, the same levels, the same rewards. Site ids are 1-based in graph order, as
  * `seeds import` gives them. The live check (scripts/harvest-live.ts) holds the two to each other.
  */
@@ -128,55 +141,80 @@ export class ReplayStore implements SiteQueues {
   }
 
   /**
-   * Pull a page and store what it gave (as store/pull-writer.ts write: content, external links,
-   * internal links, ordered or not). `order`: the crawl's LinkOrder in an ordered crawl.
+   * Pull a page and store what it gave, in store/pull-writer.ts write's steps: content, external
+   * links, internal links, ordered or not. `order`: the crawl's LinkOrder in an ordered crawl.
    */
   pull(page: FrontierPage, order: LinkOrder | null): ReplayPull {
     const pulled = this.rows[page.id - 1]!;
     const site = pulled.site;
     const graph = this.site(site);
     const node = graph.pages[pulled.node]!;
-    // storeContent: an in-site redirect's content belongs to its target, stored whatever its state.
-    let content = pulled;
-    let level = page.level;
-    const c = contentOf(graph, pulled.node);
-    if (c !== pulled.node) {
-      content = this.byNode[site]!.get(c) ?? this.insert(site, c, page.level, null);
-      this.setStatus(pulled, 'redirect');
-      level = Math.min(this.levelOf(content), page.level);
-    }
-    this.setStatus(content, node.status);
-    content.level = Math.min(content.level, level);
-    const read = graph.pages[c]!;
-    // storeExternal: each (page, URL) once; the rewards count what is new to the site and to the store.
-    const out: ReplayPull = { site, node: pulled.node, level: page.level, status: node.status, http: node.http, page: false, urls: 0, hosts: 0, pairs: 0, newUrls: 0, newHosts: 0 };
-    if (!this.readPages.has(content)) {
-      this.readPages.add(content);
-      out.page = node.status === 'done';
-      for (const u of read.ext) {
-        out.pairs++;
-        if (this.siteUrls[site]!.has(u)) continue;
-        this.siteUrls[site]!.add(u);
-        out.urls++;
-        if (!this.urls.has(u)) {
-          this.urls.add(u);
-          out.newUrls++;
-        }
-        const h = this.web.urlHost[u]!;
-        if (!this.siteHosts[site]!.has(h)) {
-          this.siteHosts[site]!.add(h);
-          out.hosts++;
-        }
-        if (!this.hosts.has(h)) {
-          this.hosts.add(h);
-          out.newHosts++;
-        }
-      }
-    }
+    const at: PullAt = { site, graph, pulled, status: node.status, content: pulled };
+    const level = takeContent(this.content, at, page.level);
+    const { content } = at;
+    const read = graph.pages[content.node]!;
+    // A content page read again stores no (page, URL) pair anew: its links earn nothing.
+    const first = !this.readPages.has(content);
+    if (first) this.readPages.add(content);
+    const { rewards, newUrls, newHosts } = takeExternal(this.external, site, first ? read.ext : []);
+    const out: ReplayPull = {
+      site, node: pulled.node, level: page.level, status: node.status, http: node.http, page: first && node.status === 'done', ...rewards, newUrls, newHosts,
+    };
     this.pairsSiteUrl += out.urls;
-    takeLinks(this.intake, { site, graph }, read.links, level, order && { order, page, reward: out.urls, terms: undefined });
+    takeLinks(this.intake, at, read.links, level, order && { order, page, reward: out.urls, terms: undefined });
     return out;
   }
+
+  /**
+   * The store under the content step (schedule/content-intake.ts), over the rows. A target found
+   * deeper moves up as its content is stored at the nearer level; without edges, nothing it
+   * links follows (the live store's lower does).
+   */
+  private content: ContentStore<Row, PullAt> = {
+    target: (c, level) => {
+      const t = contentOf(c.graph, c.pulled.node);
+      if (t === c.pulled.node) return undefined;
+      return this.byNode[c.site]!.get(t) ?? this.insert(c.site, t, level, null);
+    },
+    levelOf: (_c, row) => this.levelOf(row),
+    redirected: (c) => this.setStatus(c.pulled, 'redirect'),
+    lower: () => {},
+    content: (c, row = c.pulled, level) => {
+      this.setStatus(row, c.status);
+      row.level = Math.min(row.level, level);
+      c.content = row;
+    },
+  };
+
+  /**
+   * The store under the external count (schedule/external-intake.ts), `c` the pulled page's site:
+   * a link is its URL's index in the graph, which holds each once per page, so every pair given is
+   * stored; what it is new to is read of the sets of the site's and the store's URLs and hosts.
+   */
+  private external: ExternalStore<number, GraphNewness, number> = {
+    store: () => true,
+    ask: (site, u) => {
+      const n = this.newness;
+      n.url = u;
+      n.urlToSite = !this.siteUrls[site]!.has(u);
+      n.urlToStore = n.urlToSite && !this.urls.has(u);
+      n.hostToSite = n.hostToStore = false;
+      if (!n.urlToSite) return n;
+      n.host = this.web.urlHost[u]!;
+      n.hostToSite = !this.siteHosts[site]!.has(n.host);
+      n.hostToStore = n.hostToSite && !this.hosts.has(n.host);
+      return n;
+    },
+    mark: (site, n) => {
+      if (n.urlToSite) this.siteUrls[site]!.add(n.url);
+      if (n.urlToStore) this.urls.add(n.url);
+      if (n.hostToSite) this.siteHosts[site]!.add(n.host);
+      if (n.hostToStore) this.hosts.add(n.host);
+    },
+  };
+
+  /** The answer ask hands back, reused: it runs for every external link. */
+  private newness: GraphNewness = { url: 0, host: 0, urlToSite: false, urlToStore: false, hostToSite: false, hostToStore: false };
 
   /**
    * The store under the link intake (schedule/link-intake.ts), over the rows and the frontier. It

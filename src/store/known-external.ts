@@ -1,14 +1,10 @@
 import type { Db } from '../db/db.js';
 import { fingerprintLanes } from '../url/key-hash.js';
 import { FpSet } from './fp-set.js';
+import type { Newness as IntakeNewness } from '../schedule/external-intake.js';
 
-/** What one external link is new to. */
-export interface Newness {
-  urlToSite: boolean;
-  urlToStore: boolean;
-  hostToSite: boolean;
-  hostToStore: boolean;
-  /** the fingerprints asked about (url/key-hash.ts lanes) */
+/** What one external link is new to (schedule/external-intake.ts), with the fingerprints asked about (url/key-hash.ts lanes). */
+export interface Newness extends IntakeNewness {
   lo: number;
   hi: number;
   hostLo: number;
@@ -48,7 +44,7 @@ export class KnownExternal {
   }
 
   /**
-   * What the link is new to, without recording it (the caller stores the link, then marks it).
+   * What the link is new to, without recording it (the caller marks it once the link is stored).
    * The answer is one reused object: read it before the next call (this runs for every link).
    */
   ask(siteId: number, key: string, host: string): Readonly<Newness> {

@@ -83,7 +83,7 @@ export function pullStatements(db: Db) {
     insertPage: newPage(db, PAGE, null),
     // The seen-set (see key-hash.ts): pages_seen answers without reading the table. A page's
     // identity in its site is its fingerprint; this writer, the only one, keeps it unique.
-    pageByFp: db.prepare(`SELECT id, level FROM pages WHERE site_id = @site AND dir = @dir AND fp = @fp`),
+    pageByFp: db.prepare(`SELECT id FROM pages WHERE site_id = @site AND dir = @dir AND fp = @fp`),
     // Positional: it runs for every internal link, and binding by name costs a third more.
     // pages_seen covers it (the id is the rowid): [id, level] without reading the table.
     seen: db.prepare(`SELECT id, level FROM pages WHERE site_id = ? AND dir = ? AND fp = ?`).raw(),

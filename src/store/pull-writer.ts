@@ -4,12 +4,14 @@ import type { FrontierPage } from '../schedule/queued-page.js';
 import { fingerprint } from '../url/key-hash.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { retryWhole } from '../db/lost-connection.js';
-import { KnownExternal } from './known-external.js';
+import { KnownExternal, type Newness } from './known-external.js';
 import type { FoundLinks, Hold } from '../page/found-links.js';
 import { queryVariantFate, variantPath } from '../page/link-fate.js';
 import { GONE, type Committed, type LinkChanges, type PullResult, type SkipStatus } from '../pull/pull-record.js';
 import type { LinkOrder } from '../schedule/link-order.js';
 import { takeLinks, type IntakeStore } from '../schedule/link-intake.js';
+import { takeContent, type ContentStore } from '../schedule/content-intake.js';
+import { takeExternal, type ExternalFound, type ExternalStore } from '../schedule/external-intake.js';
 import { TextIndexWriter } from './text-index.js';
 import { QueuedLevels } from './queued-levels.js';
 import { queuedPages, rescoreQueued } from './priorities.js';
@@ -64,14 +66,8 @@ interface PageWrite {
   variants: Map<string, number>;
 }
 
-/** What the external links of a page brought. */
-interface ExternalFound {
-  rewards: Rewards;
-  newUrls: number;
-  newHosts: number;
-}
-
 type InternalLink = FoundLinks['internal'][number];
+type ExternalLink = FoundLinks['external'][number];
 /** A stored page as the link intake finds it: id and level, and with its state also its status and the order's columns (pageState). */
 type Stored = [id: number, level: number, status?: string, cues?: string | null, cash?: number, inherit?: number, dist?: number, inlinks?: number];
 
@@ -203,36 +199,45 @@ export class PullWriter {
     return w;
   }
 
-  /** The page whose content was read: the pulled one, or its in-site redirect target (stored whatever). */
+  /** The page whose content was read: the pulled one, or its in-site redirect target (schedule/content-intake.ts). */
   private storeContent(w: PageWrite): void {
-    const s = this.s;
-    const { r } = w;
-    const { page } = r;
-    this.queuedLevels.settle(page.id);
-    if (r.final) {
-      const { dir, fp } = fingerprint(r.final.key);
-      const target = (s.pageByFp.get({ site: w.siteId, dir, fp }) as { id: number; level: number } | undefined) ?? {
-        id: Number(s.insertPage.run({ site: w.siteId, key: r.final.key, dir, fp, url: r.final.url, level: page.level, on: page.id, at: w.at }).lastInsertRowid),
-        level: page.level,
-      };
-      if (target.id !== page.id) {
-        this.queuedLevels.settle(target.id);
-        target.level = s.levelOf.get(target.id) as number;
-        if (w.refresh) s.stampEdges.run({ id: target.id });
-        s.setStatus.run('redirect', page.id);
-        if (w.refresh) w.linksAdded += s.newEdge.run(page.id, target.id, null, w.at).changes;
-        else s.edge.run(page.id, target.id, null);
-        w.contentId = target.id;
-        w.level = Math.min(target.level, page.level);
-        if (target.level > page.level) this.lower(target.id, page.level, page.id);
-      }
-    }
-    const print = r.print ?? null;
-    s.content.run(r.status, w.level, print?.fingerprint ?? null, print?.textSize ?? null, r.bytes, w.at, w.contentId);
+    this.queuedLevels.settle(w.r.page.id);
+    takeContent(this.content, w, w.r.page.level);
     // Read back: a link found meanwhile (another worker, this one's other sites) may have raised the
     // page while it was in flight, and its links are one level below where it is now.
-    w.level = s.levelOf.get(w.contentId) as number;
+    w.level = this.s.levelOf.get(w.contentId) as number;
   }
+
+  /** The store under the content step: stored pages by id, through the prepared statements. */
+  private content: ContentStore<number, PageWrite> = {
+    target: (w, level) => {
+      const { final, page } = w.r;
+      if (!final) return undefined;
+      const s = this.s;
+      const { dir, fp } = fingerprint(final.key);
+      const found = s.pageByFp.get({ site: w.siteId, dir, fp }) as { id: number } | undefined;
+      const id = found?.id ?? Number(s.insertPage.run({ site: w.siteId, key: final.key, dir, fp, url: final.url, level, on: page.id, at: w.at }).lastInsertRowid);
+      if (id === page.id) return undefined;
+      this.queuedLevels.settle(id);
+      return id;
+    },
+    levelOf: (_w, id) => this.s.levelOf.get(id) as number,
+    redirected: (w, id) => {
+      const s = this.s;
+      const from = w.r.page.id;
+      if (w.refresh) s.stampEdges.run({ id });
+      s.setStatus.run('redirect', from);
+      if (w.refresh) w.linksAdded += s.newEdge.run(from, id, null, w.at).changes;
+      else s.edge.run(from, id, null);
+    },
+    lower: (w, id, level) => this.lower(id, level, w.r.page.id),
+    content: (w, id, level) => {
+      if (id !== undefined) w.contentId = id;
+      const { r } = w;
+      const print = r.print ?? null;
+      this.s.content.run(r.status, level, print?.fingerprint ?? null, print?.textSize ?? null, r.bytes, w.at, w.contentId);
+    },
+  };
 
   /**
    * Levels stay breadth-first levels whatever order pages were fetched in (concurrency, a parent
@@ -269,26 +274,17 @@ export class PullWriter {
     w.linksAdded += s.backExternal.run(pageId, ext).changes + s.backBad.run(pageId, bad).changes;
   }
 
-  /** The external links: each stored once per page, and counted by what it is new to (the rewards). */
+  /** The external links: each stored once per page, and counted by what it is new to (schedule/external-intake.ts). */
   private storeExternal(w: PageWrite): ExternalFound {
-    const { siteId, at, level } = w;
-    const page = this.externalOn(w);
-    const rewards: Rewards = { urls: 0, hosts: 0, pairs: 0 };
-    let newUrls = 0;
-    let newHosts = 0;
-    for (const l of w.r.links.external) {
-      const n = this.known.ask(siteId, l.key, l.host);
-      if (w.L.external.run({ site: siteId, page, key: l.key, url: l.url, host: l.host, level, anchor: l.anchor, rel: l.rel, tag: l.tag, at }).changes === 0) continue;
-      rewards.pairs++;
-      if (!n.urlToSite) continue;
-      this.known.mark(siteId, n);
-      rewards.urls++;
-      if (n.urlToStore) newUrls++;
-      if (n.hostToSite) rewards.hosts++;
-      if (n.hostToStore) newHosts++;
-    }
-    return { rewards, newUrls, newHosts };
+    return takeExternal(this.external, w, w.r.links.external);
   }
+
+  /** The store under the external count: the page's pairs through the prepared statement, what each is new to in memory. */
+  private external: ExternalStore<ExternalLink, Newness, PageWrite> = {
+    store: (w, l) => w.L.external.run({ site: w.siteId, page: this.externalOn(w), key: l.key, url: l.url, host: l.host, level: w.level, anchor: l.anchor, rel: l.rel, tag: l.tag, at: w.at }).changes > 0,
+    ask: (w, l) => this.known.ask(w.siteId, l.key, l.host),
+    mark: (w, n) => this.known.mark(w.siteId, n),
+  };
 
   /**
    * A page inserted for a link gets its edge. No row when a user deleted the link (a tombstone):
