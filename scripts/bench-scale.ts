@@ -150,7 +150,7 @@ try {
     for (let rep = 0; rep < reps; rep++) {
       for (const n of rep % 2 ? [...siteCounts].reverse() : siteCounts) {
         const db = await seeded(`crawl-${n}`, n, web.port);
-        const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=crawl-${n}-${rep}.cpuprofile`, '--max-semi-space-size=8'] : [];
+        const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=crawl-${n}-${rep}.cpuprofile`, '--max-semi-space-size=8', '--no-allocation-site-pretenuring'] : [];
         const m = await must(`crawl of ${n} sites`, beebot(db, ['crawl', '--proxy', proxy, '--delay', '0', '--concurrency', '8', '--budget', String(budget)], prof));
         const pages = (JSON.parse((await must('status', beebot(db, ['status', '--json']))).stdout) as { totals: { pages_fetched: number } }).totals.pages_fetched;
         const row: CrawlRow = { sites: n, pages, seconds: m.seconds, msPerPage: (1000 * m.seconds) / pages, cpuSeconds: m.cpuSeconds, peakRssMb: m.peakRssMb, summaryLines: summaryLines(m) };
