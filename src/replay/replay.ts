@@ -1,6 +1,6 @@
 import type { Policy } from '../schedule/sites/policy.js';
 import { Scheduler } from '../schedule/scheduler.js';
-import type { Order } from '../schedule/links/priority.js';
+import { ORDERS, type Order } from '../schedule/links/priority.js';
 import type { ValueParams } from '../schedule/links/link-value.js';
 import { defaults, type Settings } from '../store/settings.js';
 import type { Site } from '../store/sites.js';
@@ -37,6 +37,8 @@ export interface ReplayResult {
  * them. Deterministic for a seed; a few seconds for thousands of pulls.
  */
 export function replay(web: WebGraph, o: ReplayOptions): ReplayResult {
+  // a name from a script's options: one the crawl does not know would replay some other crawl
+  if (!ORDERS.includes(o.order)) throw new Error(`no order "${o.order}" (orders: ${ORDERS.join(', ')})`);
   const maxLevel = o.maxLevel ?? defaults['max-level'];
   if (maxLevel > web.maxLevel) throw new Error(`the graph holds pages down to level ${web.maxLevel}, not ${maxLevel}`);
   const s: Settings = {

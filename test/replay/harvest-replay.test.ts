@@ -2,6 +2,7 @@
 // rewards and the counts worked out by hand, and limit.py's three references.
 import { describe, expect, it } from 'vitest';
 import type { Policy } from '../../src/schedule/sites/policy.js';
+import type { Order } from '../../src/schedule/links/priority.js';
 import type { GraphPage, WebGraph } from '../../src/replay/web-graph.js';
 import { bfsTape, coverageLimit, pageSets, perfectPredictor, references, type PageSet } from '../../src/replay/references.js';
 import { replay } from '../../src/replay/replay.js';
@@ -65,6 +66,7 @@ describe('replay on a hand-made page graph', () => {
 
   it('stops at the budget, and the ordered crawl runs the same graph', () => {
     expect(replay(web, { policy: fewest, order: 'bfs', budget: 4 }).pairs).toEqual([2, 3, 5, 7]);
+    expect(() => replay(web, { policy: fewest, order: 'opic' as Order, budget: 4 })).toThrow('no order "opic" (orders: bfs, best-first, plain, shark-search, otie, value)');
     // Too few pages for best-first to promote anything: breadth-first order.
     expect(replay(web, { policy: fewest, order: 'best-first', budget: null }).pairs).toEqual([2, 3, 5, 7, 7, 8]);
   });
