@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { formatSetting, isSettingKey, parseSetting, readSettings, settingKeys, writeSetting } from '../store/settings.js';
 import { pullCount } from '../store/status.js';
 import { indexCoverage } from '../store/search.js';
-import { htmlOfFetched } from '../markup/counted.js';
+import { grouped, htmlOfFetched } from '../markup/counted.js';
 import { isTty, printJson, withDb, withReadDb } from './context.js';
 import { formatTable } from './table.js';
 
@@ -50,7 +50,7 @@ export function configCommand(): Command {
         const unindexed = cover ? cover.html - cover.indexed : 0;
         if (cover && unindexed > 0) {
           // beebot keeps no page's text once analysed: nothing to index the pages before from.
-          const which = unindexed === cover.html ? 'the' : `${unindexed.toLocaleString('en-US')} of the`;
+          const which = unindexed === cover.html ? 'the' : `${grouped(unindexed)} of the`;
           process.stderr.write(
             `${which} ${htmlOfFetched(cover.html, cover.fetched, 'stay unindexed', ['beebot keeps no page text to index them from'])}; ` +
               'HTML pages fetched from now on are indexed. To search them all, crawl again into a new database with index-text yes\n',

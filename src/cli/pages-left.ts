@@ -1,8 +1,8 @@
 import type { CrawlSummary, SiteLeft } from '../crawl/run-report.js';
-import { counted } from '../markup/counted.js';
+import { counted, grouped } from '../markup/counted.js';
 import { clockTime } from '../net/waiting.js';
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = grouped;
 
 /** Sites shown a line each at most: the rest are counted (a study of thousands of sites keeps a screen-long summary). */
 const SHOWN = 10;

@@ -1,6 +1,7 @@
 import type { PullEvent, SiteCounts, StartEvent } from '../crawl/run-report.js';
 import { screen } from '../markup/terminal-text.js';
 import { waitLine, type WaitState } from '../net/waiting.js';
+import { grouped } from '../markup/counted.js';
 
 /** What the live display shows; plain data, so the layout is a pure function (tested directly). */
 export interface ProgressState {
@@ -123,7 +124,7 @@ export function waitLines(out: NodeJS.WritableStream = process.stderr) {
 /** 'resuming: 2,933 of 5,000 pages done' when the crawl had fetched pages before; null for a new crawl. */
 export function resumeLine(done: number, budget: number | null): string | null {
   if (done === 0) return null;
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = grouped;
   return `resuming: ${n(done)}${budget !== null ? ` of ${n(budget)}` : ''} pages done`;
 }
 

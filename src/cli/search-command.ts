@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { BeebotError, UsageError } from '../errors.js';
-import { counted, htmlOfFetched } from '../markup/counted.js';
+import { counted, grouped, htmlOfFetched } from '../markup/counted.js';
 import { hasTextIndex, indexCoverage, searchPages } from '../store/search.js';
 import { isTty, withReadDb } from './context.js';
 import { parseLimit, siteOption } from './filter-options.js';
@@ -30,7 +30,7 @@ export function searchCommand(): Command {
         // The pages fetched while index-text was no are not searched: say so, with every answer.
         const coverage = indexed >= html
           ? `all ${htmlOfFetched(html, fetched, 'are indexed')}`
-          : `${indexed.toLocaleString('en-US')} of the ${htmlOfFetched(html, fetched, 'are indexed', [`${counted(html - indexed, 'HTML page')} fetched with index-text no`])}`;
+          : `${grouped(indexed)} of the ${htmlOfFetched(html, fetched, 'are indexed', [`${counted(html - indexed, 'HTML page')} fetched with index-text no`])}`;
         if (hits.length === 0) {
           // As grep: nothing found is exit 1, and no table, only the line that says so.
           if (flags.json) process.stdout.write('[]\n');

@@ -1,4 +1,5 @@
 import { esc } from '../markup/html-text.js';
+import { grouped } from '../markup/counted.js';
 
 /** The laid-out network as the report draws it (site-graph/network.ts makes it). */
 export interface ReportNetwork {
@@ -45,7 +46,7 @@ export function networkJson(n: ReportNetwork): unknown {
   };
 }
 
-const num = (n: number): string => n.toLocaleString('en-US');
+const num = grouped;
 
 /** The network section: the picture's frame and controls, its legend, and the two tables beside it. */
 export function networkSection(n: ReportNetwork): string {

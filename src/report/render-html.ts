@@ -3,7 +3,7 @@ import { NETWORK_SCRIPT } from './network-script.js';
 import { NETWORK_CSS, networkSection, scriptJson, type ReportNetwork } from './network-section.js';
 import type { ReportData } from './report-data.js';
 import { esc } from '../markup/html-text.js';
-import { counted, otherFetched } from '../markup/counted.js';
+import { counted, grouped, otherFetched } from '../markup/counted.js';
 
 // Tableau 10: distinguishable, and still readable printed in grey.
 /** The reward modes in words (setting 'reward'). */
@@ -18,7 +18,7 @@ export function siteColor(i: number): string {
 }
 
 
-const num = (n: number | null): string => (n === null ? '' : n.toLocaleString('en-US'));
+const num = (n: number | null): string => (n === null ? '' : grouped(n));
 
 /** The tile of links not followed, by kind: "3,446 links not followed: 2,258 mailto, 697 javascript, 463 empty". */
 function notFollowed(kinds: readonly [string, number][]): string {

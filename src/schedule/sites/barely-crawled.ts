@@ -1,4 +1,4 @@
-import { counted } from '../../markup/counted.js';
+import { counted, grouped } from '../../markup/counted.js';
 
 /**
  * Sites the scheduler gave few pages while their frontier still held some: an adaptive crawl
@@ -29,7 +29,7 @@ export const evenHint = (policy: string): string => (policy === 'pages' ? '--ord
 
 /** `pg: 1 page, 340 queued: the scheduler found better pages elsewhere; --order bfs crawls every site evenly` */
 export function barelyCrawledLine(s: SiteCoverage, policy: string): string {
-  return `${s.name}: ${counted(s.fetched, 'page')}, ${s.frontier.toLocaleString('en-US')} queued: the scheduler found better pages elsewhere; ${evenHint(policy)} crawls every site evenly`;
+  return `${s.name}: ${counted(s.fetched, 'page')}, ${grouped(s.frontier)} queued: the scheduler found better pages elsewhere; ${evenHint(policy)} crawls every site evenly`;
 }
 
 /**
@@ -40,6 +40,6 @@ export function barelyCrawledLines(barely: readonly SiteCoverage[], policy: stri
   if (barely.length <= shown) return barely.map((s) => barelyCrawledLine(s, policy));
   const queued = barely.reduce((a, s) => a + s.frontier, 0);
   return [
-    `${counted(barely.length, 'site')} barely crawled (${counted(barely.reduce((a, s) => a + s.fetched, 0), 'page')} fetched, ${queued.toLocaleString('en-US')} queued among them): the scheduler found better pages elsewhere; ${evenHint(policy)} crawls every site evenly; beebot status lists them`,
+    `${counted(barely.length, 'site')} barely crawled (${counted(barely.reduce((a, s) => a + s.fetched, 0), 'page')} fetched, ${grouped(queued)} queued among them): the scheduler found better pages elsewhere; ${evenHint(policy)} crawls every site evenly; beebot status lists them`,
   ];
 }
