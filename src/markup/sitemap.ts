@@ -16,7 +16,8 @@ export type Sitemap =
  * `<sitemapindex>` of `<sitemap><loc>`, gzip-compressed or not (by its magic bytes: .xml.gz is
  * served without Content-Encoding), or a text sitemap (one URL per line). Pure. Lenient as
  * search engines are: namespace prefixes and unknown elements are ignored, a loc that is not an
- * absolute http(s) URL is skipped, and a file cut short gives the URLs before the cut; a file
+ * absolute http(s) URL or not under its root's own entry (a `<sitemap>` in a urlset) is skipped,
+ * and a file cut short gives the URLs before the cut; a file
  * whose root is anything else (an HTML error page) is not a sitemap.
  */
 export function parseSitemap(bytes: Uint8Array): Sitemap {
@@ -79,7 +80,9 @@ function xmlSitemap(text: string): Sitemap {
         const parent = stack.at(-1);
         const url = absoluteHttp(loc.trim());
         loc = null;
-        if (url && (parent === 'url' || parent === 'sitemap') && locs.length < MAX_SITEMAP_URLS) locs.push(url);
+        // A urlset lists pages under <url>, an index sitemaps under <sitemap>: the other kind's loc is neither.
+        const own = root === 'urlset' ? 'url' : root === 'sitemapindex' ? 'sitemap' : null;
+        if (url && parent === own && locs.length < MAX_SITEMAP_URLS) locs.push(url);
       },
     },
     { xmlMode: true, decodeEntities: true },

@@ -34,6 +34,11 @@ describe('parseSitemap', () => {
     expect(parseSitemap(bytes(urlset('/relative', 'javascript:alert(1)', 'http://[bad', 'http://a.test/ok')))).toEqual({ kind: 'urlset', locs: ['http://a.test/ok'] });
     // a <loc> outside <url> is not a page
     expect(parseSitemap(bytes('<urlset><loc>http://a.test/stray</loc><url><loc>http://a.test/in</loc></url></urlset>'))).toEqual({ kind: 'urlset', locs: ['http://a.test/in'] });
+    // each root reads its own entries: a page listed in an index is not a sitemap, a sitemap in a urlset not a page
+    expect(parseSitemap(bytes('<sitemapindex><url><loc>http://a.test/page</loc></url><sitemap><loc>http://a.test/s.xml</loc></sitemap></sitemapindex>')))
+      .toEqual({ kind: 'index', locs: ['http://a.test/s.xml'] });
+    expect(parseSitemap(bytes('<urlset><sitemap><loc>http://a.test/s.xml</loc></sitemap><url><loc>http://a.test/page</loc></url></urlset>')))
+      .toEqual({ kind: 'urlset', locs: ['http://a.test/page'] });
     // a gzip bomb (51 MB of zeros in 50 KB) is refused past the 50 MB limit, and says so
     expect(parseSitemap(gzipSync(Buffer.alloc(51 * 1024 * 1024)))).toEqual({ kind: 'error', error: 'inflates past 50 MB (the sitemaps.org limit)' });
     // UTF-16 with its byte order mark, either byte order
