@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { openDb, openDbToRead, dbError, type Db } from '../db/db.js';
+import { onLockWait } from '../db/write-lock.js';
+import { clockTime } from '../net/waiting.js';
 
 /** The database named by the global --db option (or BEEBOT_DB). */
 export function dbPath(cmd: Command): string {
@@ -11,7 +13,13 @@ export function dbPath(cmd: Command): string {
  * one-line errors. It is created if missing, unless `mustExist` (a command that edits what is there).
  */
 export async function withDb<T>(cmd: Command, fn: (db: Db) => T | Promise<T>, opts: { mustExist?: boolean } = {}): Promise<T> {
+  onLockWait(sayLockWait);
   return using(dbPath(cmd), openDb(dbPath(cmd), opts), fn);
+}
+
+/** The line a write that waits for another process's lock on the file gives first (db/write-lock.ts). */
+function sayLockWait(file: string, givesUpAt: number): void {
+  process.stderr.write(`waiting for ${file}: another process is writing to it; gives up at ${clockTime(givesUpAt, Date.now())}\n`);
 }
 
 /** withDb for a command that only reads: it never creates a database, and reads one it cannot write. */

@@ -8,6 +8,7 @@ import { migrations, rewrites } from './migrations.js';
 import { sqliteSchema } from './sqlite-schema.js';
 import { urlHost } from '../url/host.js';
 import { checkExists, checkWritable, fileAccess, privateCopy } from './db-file.js';
+import { LOCK_WAIT_MS, waitTurnToWrite } from './write-lock.js';
 
 export type { Db, Statement, RunResult } from './db-types.js';
 export { sharedByWorkers, sqliteOf } from './db-types.js';
@@ -21,7 +22,7 @@ export function openDb(target: string, opts: { readonly?: boolean; mustExist?: b
   if (target === ':memory:') return openSqlite(target, opts);
   if (opts.mustExist || opts.readonly) checkExists(target);
   if (!opts.readonly) checkWritable(target);
-  return openSqlite(target, opts);
+  return openSqlite(target, { ...opts, waitTurn: !opts.readonly });
 }
 
 /**
@@ -58,18 +59,20 @@ export function openDbToRead(target: string): Db {
  * WAL lets `status`/`export` read while a crawl writes; synchronous=NORMAL keeps every committed
  * page across a killed process.
  */
-function openSqlite(file: string, opts: { readonly?: boolean }, shown = file): Db {
+function openSqlite(file: string, opts: { readonly?: boolean; waitTurn?: boolean }, shown = file): Db {
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
     // A crawl commits a group of pages every second at most; another writer (links delete, seeds add) can
     // only get in between groups, and SQLite's busy handler polls: give it time, under load too.
-    db.pragma('busy_timeout = 30000');
+    db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
     // SQLite's own default page cache (2 MiB). better-sqlite3 is compiled with 16 MB
     // (SQLITE_DEFAULT_CACHE_SIZE=-16000), which a crawl fills as its database grows: 14 MB more
     // resident memory for no measured speed (the OS caches the file; CPU per page unchanged).
     db.pragma('cache_size = -2000');
     checkIntact(db, shown); // before the first write: the switch to WAL, a migration
+    // A command that writes: another process writing now is waited for here, said (write-lock.ts).
+    if (opts.waitTurn) waitTurnToWrite(db, shown);
     if (!opts.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');

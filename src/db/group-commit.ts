@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { beginWrite } from './dialect.js';
+import { beginWriting } from './write-lock.js';
 import { sameFile } from './db-file.js';
 
 /**
@@ -39,7 +39,7 @@ export class GroupCommit {
       throw err;
     }
     if (!this.db.inTransaction) {
-      this.db.exec(beginWrite(this.db));
+      beginWriting(this.db);
       this.pages = 0;
       this.timer = setTimeout(() => this.flushOnTimer(), this.maxMs);
       this.timer.unref();
