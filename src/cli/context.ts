@@ -17,9 +17,13 @@ export async function withDb<T>(cmd: Command, fn: (db: Db) => T | Promise<T>, op
   return using(dbPath(cmd), openDb(dbPath(cmd), opts), fn);
 }
 
-/** The line a write that waits for another process's lock on the file gives first (db/write-lock.ts). */
-function sayLockWait(file: string, givesUpAt: number): void {
-  process.stderr.write(`waiting for ${file}: another process is writing to it; gives up at ${clockTime(givesUpAt, Date.now())}\n`);
+/** What a write that waits for another process's lock on the file says first (db/write-lock.ts). */
+export const lockWaitLine = (file: string, givesUpAt: number): string =>
+  `waiting for ${file}: another process is writing to it; gives up at ${clockTime(givesUpAt, Date.now())}`;
+
+/** The lock wait as a line of its own; a command with a live display shows it there instead (crawl, refresh). */
+export function sayLockWait(file: string, givesUpAt: number): void {
+  process.stderr.write(`${lockWaitLine(file, givesUpAt)}\n`);
 }
 
 /** withDb for a command that only reads: it never creates a database, and reads one it cannot write. */

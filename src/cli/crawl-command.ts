@@ -15,7 +15,8 @@ import { BANDIT_DEFAULT, defaults, parseSetting, RESOLVE_ENTRY, readSettings, wr
 import { siteCount } from '../store/sites.js';
 import { htmlPageCount, pullCount, siteCoverage } from '../store/status.js';
 import { cannotRead } from './read-error.js';
-import { dbPath, withDb } from './context.js';
+import { dbPath, lockWaitLine, sayLockWait, withDb } from './context.js';
+import { onLockWait } from '../db/write-lock.js';
 import { progressReporter, waitLines } from './progress.js';
 import { counted, htmlOfFetched } from '../markup/counted.js';
 import { waitingPagesLine } from '../net/waiting.js';
@@ -105,6 +106,7 @@ export function crawlCommand(): Command {
             throw new UsageError("no sites to crawl: add some with 'beebot seeds add <url>'");
           }
           const progress = progressReporter({ budget: settings.budget });
+          onLockWait((file, at) => progress.onNotice(lockWaitLine(file, at)));
           let summary: CrawlSummary | undefined;
           try {
             summary = await interruptible((signal) =>
@@ -112,6 +114,7 @@ export function crawlCommand(): Command {
             );
           } finally {
             progress.finish(summary !== undefined && summary.reason !== 'interrupted');
+            onLockWait(sayLockWait);
           }
           process.stdout.write(formatSummary(summary, htmlPageCount(db)));
           for (const l of barelyCrawledOf(db, siteCoverage(db), BARELY_SHOWN)) process.stdout.write(`${l}\n`);

@@ -171,6 +171,12 @@ export function progressReporter(o: { budget: number | null; out?: NodeJS.WriteS
       waiting = line;
       draw();
     },
+    /** A wait outside the crawl's own (another process's lock on the database): live in the wait's place, piped a line. */
+    onNotice(line: string): void {
+      if (!live || !last) return void out.write(`${drawn ? '\n' : ''}${line}\n`);
+      waiting = line;
+      draw();
+    },
     onPull(e: PullEvent): void {
       waiting = null;
       piped.over();

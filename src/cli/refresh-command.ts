@@ -3,7 +3,8 @@ import { UsageError } from '../errors.js';
 import { parseLimit, siteOption } from './filter-options.js';
 import { holdRunLock } from './crawl-lock.js';
 import { holdPgRunLock } from '../db/run-lock.js';
-import { dbPath, withDb } from './context.js';
+import { dbPath, lockWaitLine, sayLockWait, withDb } from './context.js';
+import { onLockWait } from '../db/write-lock.js';
 import { interruptible } from './interruptible.js';
 import { refreshProgress } from './refresh-progress.js';
 import { endIfNothingReached } from './nothing-reached.js';
@@ -78,6 +79,7 @@ export function refreshCommand(): Command {
           const sites = flags.site.length ? [...new Set(flags.site.map((ref) => siteOption(db, ref)!))] : null;
           const settings = { ...readSettings(db), ...Object.fromEntries(run) } as Settings;
           const progress = refreshProgress();
+          onLockWait((file, at) => progress.onNotice(lockWaitLine(file, at)));
           const started = Date.now();
           const r = await interruptible((signal) =>
             runIterations(db, {
@@ -91,7 +93,7 @@ export function refreshCommand(): Command {
                 process.stdout.write(flags.json ? JSON.stringify(iterationJson(it)) + '\n' : formatIteration(it));
               },
             }),
-          );
+          ).finally(() => onLockWait(sayLockWait));
           progress.clear();
           if (r.iterations.length === 0 && !flags.json) process.stdout.write('no iteration started (--until has passed)\n');
           if (r.reason === 'interrupted') process.exitCode = 130;

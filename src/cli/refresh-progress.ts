@@ -51,6 +51,12 @@ export function refreshProgress(out: NodeJS.WriteStream = process.stderr) {
       out.write(`\r\x1b[K${waitLine(w, Date.now(), width())}`);
       drawn = true;
     },
+    /** A wait outside the refresh's own (another process's lock on the database): live in place, piped a line. */
+    onNotice(line: string): void {
+      if (!live) return void out.write(`${line}\n`);
+      out.write(`\r\x1b[K${shorten(line, width())}`);
+      drawn = true;
+    },
     /** Clear the live line before the iteration's summary is printed. */
     clear(): void {
       if (drawn) out.write('\r\x1b[K');

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { duration, outcome, progressLines, RateWindow, shorten, type ProgressState } from '../../src/cli/progress.js';
+import { duration, outcome, progressLines, progressReporter, RateWindow, shorten, type ProgressState } from '../../src/cli/progress.js';
 import { BIN, beebot } from '../helpers/cli.js';
 import { withFixtureWeb } from '../helpers/fixture-run.js';
 
@@ -67,6 +67,35 @@ describe('progressLines', () => {
     expect(outcome({ status: 'done', reward: 3, error: null })).toBe('+3 ext');
     expect(outcome({ status: 'error', reward: 0, error: 'HTTP 404' })).toBe('error: HTTP 404');
     expect(outcome({ status: 'not-html', reward: 0, error: null })).toBe('not-html');
+  });
+});
+
+describe('a wait outside the crawl (another process holds the database)', () => {
+  const notice = 'waiting for c.db: another process is writing to it; gives up at 12:00:30';
+  const stream = (isTTY: boolean) => {
+    const s = { isTTY, columns: 100, text: '', write: (t: string) => ((s.text += t), true) };
+    return s;
+  };
+  const start = { totalPulls: 0, distinctUrls: 0, distinctHosts: 0, siteCounts: () => state.sites };
+
+  it('live: takes the second line until the next page; piped: a line of its own', () => {
+    const env = { CI: process.env.CI, NO_COLOR: process.env.NO_COLOR, TERM: process.env.TERM };
+    delete process.env.CI;
+    delete process.env.NO_COLOR;
+    process.env.TERM = 'xterm';
+    try {
+      const tty = stream(true);
+      const live = progressReporter({ budget: 10, out: tty as unknown as NodeJS.WriteStream });
+      live.onStart(start);
+      live.onNotice(notice);
+      expect(tty.text.endsWith(`\x1b[K${notice}`)).toBe(true); // in the page's place, under the first line
+      expect(tty.text).not.toContain(`${notice}\n`);
+    } finally {
+      for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
+    const pipe = stream(false);
+    progressReporter({ budget: 10, out: pipe as unknown as NodeJS.WriteStream }).onNotice(notice);
+    expect(pipe.text).toBe(`${notice}\n`);
   });
 });
 
