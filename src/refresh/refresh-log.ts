@@ -53,7 +53,7 @@ export interface IterationSettings {
 }
 
 /**
- * The refresh log (schema 10, 11). A run is a generation: `crawl --refresh` re-checks every page
+ * The refresh log. A run is a generation: `crawl --refresh` re-checks every page
  * once per generation (kind 'all'); `beebot refresh` runs iterations (kind 'scent'), each with
  * its plan. `refreshes` has one row per page checked, once per generation, with the validators
  * (ETag, Last-Modified) now in force. What a run has checked is that log, not a column of pages,

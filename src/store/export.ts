@@ -9,7 +9,7 @@ export type { LinkKind } from './link-filter.js';
 const site = `coalesce(s.short, s.url)`;
 
 /**
- * When a live link was last seen (schema 11): when its page was last read, or later confirmed
+ * When a live link was last seen: when its page was last read, or later confirmed
  * unchanged by a refresh. A gone link keeps the time stored when it went.
  */
 const pageSeen = (db: DbKind, page: string, found: string) =>

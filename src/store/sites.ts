@@ -186,7 +186,7 @@ export function deleteSite(db: Db, id: number): void {
     // found_on points across pages of the same site only; clear it first so the cascade
     // doesn't walk SET NULL updates page by page.
     db.prepare('UPDATE pages SET found_on = NULL WHERE site_id = ?').run(id);
-    // edges have no foreign keys (schema 7); a site's edges start and end at its own pages.
+    // edges have no foreign keys; a site's edges start and end at its own pages.
     db.prepare('DELETE FROM edges WHERE src IN (SELECT id FROM pages WHERE site_id = ?)').run(id);
     db.prepare('DELETE FROM sites WHERE id = ?').run(id);
   }).immediate(); // see deleteLinks: a crawl may be writing

@@ -41,7 +41,7 @@ export function siteExternals(db: Db, siteId: number): SiteExternal[] {
   return [...by.values()];
 }
 
-/** Checks stored earlier, by key (url_checks, schema 7). */
+/** Checks stored earlier, by key (the url_checks table). */
 export function cachedChecks(db: Db, keys: readonly string[]): Map<string, CachedCheck> {
   const get = db.prepare(
     `SELECT key, url, method, status, final_url AS "finalUrl", error, checked_at AS "checkedAt" FROM url_checks WHERE key = ?`,

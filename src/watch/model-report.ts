@@ -4,7 +4,7 @@ import { GroupModels } from './group-models.js';
 import { RateModel, validate, type ForestOptions } from './model.js';
 
 /**
- * What `beebot watch model` shows (issue 15): per merged group, its items of the 30 days before
+ * What `beebot watch model` shows: per merged group, its items of the 30 days before
  * `now`, whether it was merged into its host, the article's two R² (validate(): random
  * cross-validation, newest data), and its busiest hours of the week by the fitted model.
  */

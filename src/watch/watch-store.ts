@@ -7,7 +7,7 @@ import type { RefreshLogAction } from '../refresh/refresh-log.js';
 import type { Validators } from '../net/fetch-page.js';
 
 /**
- * The watch's tables (schema 12, issue 15): hubs, the new items found on them, the check log.
+ * The watch's tables: hubs, the new items found on them, the check log.
  * Every statement reads through an index (a hub's due time, its checks, a group's items by time,
  * a page's edges and external links), so a check costs the same on a big database.
  */

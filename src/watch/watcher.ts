@@ -14,7 +14,7 @@ import { dateFromUrl } from './published.js';
 import { fixedNext, learnedNext, poissonNext } from './schedule.js';
 
 /**
- * `beebot watch` (issue 15): keeps checking hub pages, each when it is due, the earliest first,
+ * `beebot watch`: keeps checking hub pages, each when it is due, the earliest first,
  * sleeping on the clock in between. A check is PageChecker.check (conditional request, the
  * crawl's politeness, link history); the hub's links first seen by it are its new items, each
  * with its appearance (appearance.ts): the time the hub shows next to the link when it lies

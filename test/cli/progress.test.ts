@@ -1,4 +1,4 @@
-// Issue 10: the crawl's live display (a pure layout, tested directly), its plain piped form, and
+// The crawl's live display (a pure layout, tested directly), its plain piped form, and
 // the live form on a real pseudo-terminal (util-linux `script`).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

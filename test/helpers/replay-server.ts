@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { shared } from './shared.js';
 
-// The replay web's server (../shared/replay-web/serve.mjs, the issue's reference): it serves
+// The replay web's server (../shared/replay-web/serve.mjs, the reference): it serves
 // ROOT/hosts/HOST/PATH as http://HOST/PATH through a forward proxy, with ETag and Last-Modified
 // from each file (`touch` makes a changed page), 404 for a missing file. Tests give it a small
 // generated site in a temporary root, so the shared sites are never touched.

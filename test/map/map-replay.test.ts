@@ -1,4 +1,4 @@
-// Issue 13's "done when" on the replay web's own server (serve.mjs): a generated documentation
+// The map on the replay web's own server (serve.mjs): a generated documentation
 // site crawled through it; the map's XML validates against the XSD, every fetched page appears
 // once, the parent rules P1–P4 hold on the stored graph, and `check` reports as invalid exactly
 // the targets the server itself answered 404.

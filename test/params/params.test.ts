@@ -1,4 +1,4 @@
-// Issue 13 item 3: URL parameter rules (the web-mapping article's §2.2) — the pure rule
+// URL parameter rules (the web-mapping article's §2.2) — the pure rule
 // application, the rule syntax, the CLI, and a real crawl of a loopback site with a script.
 import Database from 'better-sqlite3';
 import { createServer, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 14: link history on re-read (new, gone, back again) and `beebot refresh` resuming a stopped
+// Link history on re-read (new, gone, back again) and `beebot refresh` resuming a stopped
 // iteration, with the real CLI, a real database and a loopback site honouring conditional requests.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

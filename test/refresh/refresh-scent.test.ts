@@ -1,4 +1,4 @@
-// Issue 14: the pure parts of `beebot refresh` (src/refresh): scent arithmetic on a hand-made
+// The pure parts of `beebot refresh` (src/refresh): scent arithmetic on a hand-made
 // sequence, the A·size + B fit, the schedules' plans, the value of change, the quality formula.
 import { describe, expect, it } from 'vitest';
 import { changedChars, contentValue, LINK_CHARS } from '../../src/refresh/content-value.js';

@@ -1,4 +1,4 @@
-// Issue 13 item 8: `crawl --refresh` re-crawls what changed, with conditional requests, against a
+// `crawl --refresh` re-crawls what changed, with conditional requests, against a
 // real loopback server that answers If-None-Match / If-Modified-Since with 304 and whose pages the
 // test changes; the real CLI and a real database.
 import Database from 'better-sqlite3';
@@ -275,7 +275,7 @@ describe('crawl --refresh against the replay web server', () => {
     expect(dump(db)).toEqual(before);
   });
 
-  // Issue 14's done-when: `beebot refresh` finds exactly the changed pages and records their new
+  // `beebot refresh` finds exactly the changed pages and records their new
   // and gone links, with only conditional requests for the rest.
   it('beebot refresh: touched files are re-read and found the same, edited ones record their new and gone links, the rest answer 304', async () => {
     const db = join(tmp.dir, 'b.db');

@@ -1,4 +1,4 @@
-// Issue 11: what a pull earns (reward modes), one page one pull (scheme folding, files skipped),
+// What a pull earns (reward modes), one page one pull (scheme folding, files skipped),
 // on hand-made pages crawled by the real CLI, and the same rules at the store and in the trace.
 import Database from 'better-sqlite3';
 import { createServer, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 12, part 2: topic-focused crawls (--focus) — terms, the TF-IDF topic and its retraining,
+// Topic-focused crawls (--focus) — terms, the TF-IDF topic and its retraining,
 // page text without navigation; and real crawls: relevance stored, harvest rate in status, the
 // article's method reaching the topic's pages before breadth-first does, resume exactness.
 import Database from 'better-sqlite3';

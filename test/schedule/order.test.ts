@@ -1,4 +1,4 @@
-// Issue 12: ordering inside a site — the cues, the cue model, OTIE cash, Shark-Search, tunneling
+// Ordering inside a site — the cues, the cue model, OTIE cash, Shark-Search, tunneling
 // and the template rule on hand-made pages; and real crawls that find a hub page early, keep the
 // level cap and resume exactly.
 import Database from 'better-sqlite3';

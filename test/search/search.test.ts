@@ -1,4 +1,4 @@
-// Issue 13 item 7: full-text search — text blocks from the page analysis, and a real crawl of a
+// Full-text search — text blocks from the page analysis, and a real crawl of a
 // loopback site with index-text on, searched through the real CLI (ranking weights, snippet,
 // --site, anchors found after their page, malformed queries).
 import Database from 'better-sqlite3';

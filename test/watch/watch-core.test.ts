@@ -1,4 +1,4 @@
-// Issue 15, the pure core of `beebot watch`: publication times read from pages, appearance-time
+// The pure core of `beebot watch`: publication times read from pages, appearance-time
 // bounds, hub groups and their merging, hourly counts and the hour/day encoding, the random
 // forest learning a day/night + weekday/weekend rhythm, the learned, Poisson and fixed
 // schedules' bounds, and the run measures' arithmetic. Plain data, no database, no network.

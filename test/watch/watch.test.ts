@@ -1,4 +1,4 @@
-// Issue 15: `beebot watch` with the real CLI against the changing web, whose virtual clock the
+// `beebot watch` with the real CLI against the changing web, whose virtual clock the
 // test moves to publish hub items; and the watcher core on a virtual clock shared with the web,
 // for 8 days of history, the learned schedule's bounds and `watch model`.
 import { join } from 'node:path';

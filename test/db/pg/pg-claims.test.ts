@@ -1,4 +1,4 @@
-// How several crawl workers share one crawl on PostgreSQL (issue 16): SharedCrawl
+// How several crawl workers share one crawl on PostgreSQL: SharedCrawl
 // (src/store/shared-crawl.ts) over the coordination tables (src/db/pg/coordination-tables.ts), on a real
 // server started by the test. Page leases, the host mutex and the global budget, between two
 // workers of this process and between separate worker processes running the compiled modules.

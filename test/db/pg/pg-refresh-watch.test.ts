@@ -1,4 +1,4 @@
-// Issue 16: `beebot refresh` and `beebot watch` on PostgreSQL. One crawl, held by a SQLite file and
+// `beebot refresh` and `beebot watch` on PostgreSQL. One crawl, held by a SQLite file and
 // (copied with `beebot db copy`) by a PostgreSQL database; both refreshed and watched by the real
 // CLI against the same state of a loopback site honouring conditional requests. What they store
 // must be the same, timings and clock times aside.

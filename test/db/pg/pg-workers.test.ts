@@ -8,7 +8,7 @@ import { crawlTables } from '../../helpers/crawl-tables.js';
 import { beebot, tempDir, type CliResult } from '../../helpers/cli.js';
 import { createDatabase, startPostgres, type PgCluster } from '../../helpers/postgres.js';
 
-// Issue 16: N `beebot crawl` processes on one PostgreSQL database share one crawl. Each crawls
+// N `beebot crawl` processes on one PostgreSQL database share one crawl. Each crawls
 // the generated bench web to the end, the server answering every request 50 ms late (so one
 // worker waits on the network), and must leave the same tables as one SQLite crawl.
 const WEB: WebConfig = { sites: 4, pagesPerSite: 40, soloPages: 0, fanout: 10, seed: 7 };
