@@ -1,17 +1,26 @@
 import { createWriteStream, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Option } from 'commander';
 import { BeebotError } from '../errors.js';
 
 /**
  * A failed write as the one line a user reads: a full disk says so (as the crawl does for the
- * database), anything else is "cannot write".
+ * database), anything else is "cannot write" with why, when the system said something a user can act on.
  */
 export function writeError(err: unknown, file: string): BeebotError {
   const code = (err as { code?: string })?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return new BeebotError(`disk full while writing ${file}`);
-  if (code === 'EROFS') return new BeebotError(`cannot write ${file}: read-only file system`);
-  return new BeebotError(`cannot write ${file}`);
+  const why: Record<string, string> = {
+    EROFS: 'read-only file system',
+    ENOENT: `the folder ${dirname(file)} does not exist`,
+    ENOTDIR: `${dirname(file)} is not a folder`,
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'it is a folder',
+  };
+  const reason = code !== undefined ? why[code] : undefined;
+  return new BeebotError(`cannot write ${file}${reason ? `: ${reason}` : ''}`);
 }
 
 /**

@@ -10,7 +10,7 @@ import gexf from 'graphology-gexf';
 // graphology's CommonJS default export and its type declarations disagree under NodeNext.
 const GraphClass = Graph as unknown as Parameters<typeof gexf.parse>[0];
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -241,7 +241,11 @@ describe('export usage', () => {
   it('a file it cannot write is one line, exit 1, and no .part left behind', async () => {
     const r = await beebot(['export', join(tmp.dir, 'no-such-dir', 'x.csv')], { db });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^beebot: cannot write .*x\.csv\n$/);
+    expect(r.stderr).toBe(`beebot: cannot write ${join(tmp.dir, 'no-such-dir', 'x.csv')}: the folder ${join(tmp.dir, 'no-such-dir')} does not exist\n`);
+    // a folder where the file should be
+    const folder = join(tmp.dir, 'folder.csv');
+    mkdirSync(folder);
+    expect((await beebot(['export', folder], { db })).stderr).toBe(`beebot: cannot write ${folder}: it is a folder\n`);
     expect(readdirSync(tmp.dir).some((f) => f.endsWith('.part'))).toBe(false);
   });
 });

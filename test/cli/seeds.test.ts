@@ -266,6 +266,6 @@ describe('seeds export', () => {
     const db = newDb();
     await beebot(['seeds', 'add', 'https://a.example/'], { db });
     const r = await beebot(['seeds', 'export', join(tmp.dir, 'no-such-dir', 's.csv')], { db });
-    expect([r.code, r.stderr]).toEqual([1, `beebot: cannot write ${join(tmp.dir, 'no-such-dir', 's.csv')}\n`]);
+    expect([r.code, r.stderr]).toEqual([1, `beebot: cannot write ${join(tmp.dir, 'no-such-dir', 's.csv')}: the folder ${join(tmp.dir, 'no-such-dir')} does not exist\n`]);
   });
 });
