@@ -18,7 +18,7 @@ import { cannotRead } from './read-error.js';
 import { dbPath, lockWaitLine, sayLockWait, withDb } from './context.js';
 import { onLockWait } from '../db/write-lock.js';
 import { progressReporter, waitLines } from './progress.js';
-import { counted, htmlOfFetched } from '../markup/counted.js';
+import { counted, grouped, htmlOfFetched } from '../markup/counted.js';
 import { waitingPagesLine } from '../net/waiting.js';
 import { rewardModes, type RewardMode } from '../schedule/sites/reward.js';
 import { endIfNothingReached } from './nothing-reached.js';
@@ -239,15 +239,15 @@ export function formatSummary(s: CrawlSummary, html: number): string {
     waiting: `only pages that failed for now were left, waited for as long as this run may (last: ${s.cause ?? 'failed for now'})`,
   }[s.reason];
   const rate = s.seconds > 0 ? (s.pulls / s.seconds).toFixed(1) : '0';
-  const run = s.pulls === 0 ? `this run fetched nothing (${s.seconds.toFixed(1)} s)` : `this run: ${s.pulls} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s`;
+  const run = s.pulls === 0 ? `this run fetched nothing (${s.seconds.toFixed(1)} s)` : `this run: ${grouped(s.pulls)} pages, ${s.seconds.toFixed(1)} s, ${rate} pages/s`;
   return [
     `stopped: ${why}`,
     ...s.stopped.map((x) => `  site ${x.site}: ${x.why}`),
     `${run}; counting ${COUNTED[s.mode]}`,
-    `  new to their site: ${s.rewards.urls} external URLs, ${s.rewards.hosts} outside hosts; new (page, external URL) pairs: ${s.rewards.pairs}`,
-    `  new to the database: ${s.newUrls} external URLs, ${s.newHosts} outside hosts`,
-    `database: ${htmlOfFetched(html, s.totalPulls)}${s.budget !== null ? `, budget ${s.budget}` : ''}; ${s.distinctUrls} distinct external URLs, ${s.distinctHosts} outside hosts`,
-    `shortest time the delays between requests allow: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${s.busiestHost.pages} pages, ${s.busiestHost.delayMs} ms apart)` : ''}`,
+    `  new to their site: ${grouped(s.rewards.urls)} external URLs, ${grouped(s.rewards.hosts)} outside hosts; new (page, external URL) pairs: ${grouped(s.rewards.pairs)}`,
+    `  new to the database: ${grouped(s.newUrls)} external URLs, ${grouped(s.newHosts)} outside hosts`,
+    `database: ${htmlOfFetched(html, s.totalPulls)}${s.budget !== null ? `, budget ${grouped(s.budget)}` : ''}; ${grouped(s.distinctUrls)} distinct external URLs, ${grouped(s.distinctHosts)} outside hosts`,
+    `shortest time the delays between requests allow: ${s.lowerBoundSeconds.toFixed(1)} s${s.busiestHost ? ` (busiest host ${s.busiestHost.host}: ${counted(s.busiestHost.pages, 'page')}, ${grouped(s.busiestHost.delayMs)} ms apart)` : ''}`,
     ...(s.failedForNow > 0 || s.waiting > 0 ? [`failed for now: ${counted(s.failedForNow, 'attempt')} this run${s.cause ? ` (last: ${s.cause})` : ''}, kept in the frontier`] : []),
     ...(s.untrusted > 0 ? [`not fetched: ${counted(s.untrusted, 'page')} on hosts whose TLS certificate is not accepted (last: ${s.lastUntrusted}); trust their CA (NODE_EXTRA_CA_CERTS=ca.pem) or crawl with --no-check-certificate`] : []),
     ...pagesLeftLines(s, Date.now()),

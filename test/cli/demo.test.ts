@@ -69,9 +69,9 @@ describe('npm run demo', () => {
       // the fixture web has fewer than 300 pages: the crawl fetches the rest of them
       // the fixture web's failing hosts (down.test, a page that resets) leave their pages waiting
       expect(more.out).toMatch(/^stopped: no site has a page to fetch in this run: \d+ exhausted(, \d+ waiting)?; the \d+ pages? left are accounted for below$/m);
-      const run2 = Number(/^this run: (\d+) pages/m.exec(more.out)?.[1]);
+      const run2 = Number(/^this run: ([\d,]+) pages/m.exec(more.out)?.[1]?.replace(/,/g, ''));
       expect(run2).toBeGreaterThan(40);
-      expect(more.out).toMatch(new RegExp(`^database: \\d+ HTML pages of the ${150 + run2} fetched`, 'm'));
+      expect(more.out).toMatch(new RegExp(`^database: [\\d,]+ HTML pages of the ${(150 + run2).toLocaleString('en-US')} fetched`, 'm'));
     } finally {
       serving.kill('SIGINT');
     }
@@ -79,7 +79,7 @@ describe('npm run demo', () => {
   }, 120_000);
 
   it("counts the export's rows as (page, external URL) pairs and distinct URLs as the summary and status do", () => {
-    const summary = /database: \d+ HTML pages of the \d+ fetched \(\d+ others: not HTML, errors or redirects\), budget \d+; (\d+) distinct external URLs, (\d+) outside hosts/.exec(demo.out);
+    const summary = /database: [\d,]+ HTML pages of the [\d,]+ fetched \([\d,]+ others: not HTML, errors or redirects\), budget [\d,]+; ([\d,]+) distinct external URLs, ([\d,]+) outside hosts/.exec(demo.out)?.map((n) => n.replace(/,/g, ''));
     const header = demo.out.split('\n').find((l) => l.startsWith('id\tsite\t'))!.split('\t');
     const total = demo.out.split('\n').find((l) => l.startsWith('\ttotal\t'))!.split('\t');
     const col = (name: string) => total[header.indexOf(name)];

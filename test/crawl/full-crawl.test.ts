@@ -228,7 +228,7 @@ describe('a full crawl of real sites', () => {
         expect([...before].filter((u) => !fetched.has(u) && !twins.has(u)), `${host}: pages the full crawl fetched, neither fetched nor a twin's now`).toEqual([]);
         expect([...fetched].filter((u) => !before.has(u)), `${host}: pages the full crawl did not fetch`).toEqual([]);
       }
-      expect(r.stdout).toMatch(/^this run: \d+ pages/m);
+      expect(r.stdout).toMatch(/^this run: [\d,]+ pages/m);
       expect(r.stdout).toMatch(/site www\.postfix\.org: \d+ pages? left: \d+ wait for http:\/\/postfix\.org \(robots\.txt HTTP 502; next try /);
       expect(r.stdout).toMatch(/site www\.sphinx-doc\.org: \d+ pages? left: \d+ wait for https:\/\/sphinx-doc\.org \(certificate not trusted: self-signed certificate; in the next run\)/);
       expect(r.stdout).toMatch(/^not fetched: \d+ pages? on hosts whose TLS certificate is not accepted \(last: https:\/\/sphinx-doc\.org\/\S+: certificate not trusted: self-signed certificate\)/m);

@@ -76,7 +76,7 @@ describe('robots.txt Crawl-delay', () => {
     await beebot(['config', 'set', 'max-crawl-delay', '1'], { db });
     const r = await beebot(['crawl', '--delay', '0', '--resolve', `polite.test:${port}:127.0.0.1`], { db });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/shortest time the delays between requests allow: 1\.0 s \(busiest host polite\.test:\d+: 2 pages, 1000 ms apart\)/);
+    expect(r.stdout).toMatch(/shortest time the delays between requests allow: 1\.0 s \(busiest host polite\.test:\d+: 2 pages, 1,000 ms apart\)/);
     const st = JSON.parse((await beebot(['status', '--json'], { db })).stdout);
     const h = st.sites[0].politeness[0];
     expect(h).toMatchObject({ delay_ms: 1000, crawl_delay_ms: 30000, clamped: true });
