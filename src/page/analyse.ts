@@ -51,7 +51,7 @@ export function analysePage(
   const hash = new ContentHash();
   const found =
     encoding === 'utf-8'
-      ? extractLinks(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), { utf8Bytes: true, text, context, around, hash })
+      ? extractLinks(body, { text, context, around, hash })
       : extractLinks(decodeBytes(body, encoding), { text, context, around, hash });
   const baseUrl = found.base !== null ? resolveHref(found.base, pageUrl) : null;
   const base = baseUrl && /^https?:$/.test(baseUrl.protocol) ? baseUrl.href : pageUrl;

@@ -36,15 +36,6 @@ export interface ExtractOptions {
   /** Anchor texts are cut to this many characters. */
   maxText?: number;
   /**
-   * `html` holds UTF-8 bytes one per character (`buffer.latin1Slice()`), not decoded text.
-   * Decoding a whole page to UTF-16 cost as much as a third of tokenizing it, and every byte
-   * the tokenizer acts on is ASCII, which UTF-8 leaves as it is. So the page is tokenized as
-   * bytes, and only what is kept (hrefs, anchor texts, a few attributes) is decoded: UTF-8
-   * first, then character references (left alone by the tokenizer in this mode, since a
-   * reference decoded into a byte string would be read as bytes again).
-   */
-  utf8Bytes?: boolean;
-  /**
    * Also collect the page's text blocks (full-text search, topic-focused crawls), the body cut to
    * this many characters. Navigation is left out — text inside nav, header, footer, aside and
    * elements whose class or id names a menu, sidebar, header or footer — as the focused-crawling
@@ -58,7 +49,7 @@ export interface ExtractOptions {
   around?: boolean;
   /** Give up (MarkupLimit) after this long; PARSE_BUDGET_MS by default. */
   budgetMs?: number;
-  /** Feed the visible text, as the tokenizer gives it (UTF-8 pages: undecoded bytes), to this page fingerprint. */
+  /** Feed the visible text, as the tokenizer gives it (UTF-8 pages: undecoded bytes, read from the page's bytes), to this page fingerprint. */
   hash?: ContentHash;
 }
 
@@ -98,10 +89,17 @@ function tagPath(stack: readonly string[]): string {
 /**
  * Collect a[href], area[href], frame[src], iframe[src] in document order, the first <base href>
  * and the first <meta http-equiv=refresh> target, in one streaming pass (no DOM).
+ *
+ * `page` is decoded text, or a UTF-8 page's bytes. Bytes are tokenized one per character
+ * (latin1), not decoded: decoding a whole page to UTF-16 cost as much as a third of tokenizing
+ * it, and every byte the tokenizer acts on is ASCII, which UTF-8 leaves as it is. Only what is
+ * kept (hrefs, anchor texts, a few attributes) is decoded: UTF-8 first, then character
+ * references (left alone by the tokenizer in this mode, since a reference decoded into a byte
+ * string would be read as bytes again).
  */
-export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted {
+export function extractLinks(page: string | Uint8Array, opts: ExtractOptions = {}): Extracted {
   const maxText = opts.maxText ?? 300;
-  const bytes = opts.utf8Bytes ?? false;
+  const bytes = typeof page === 'string' ? null : Buffer.from(page.buffer, page.byteOffset, page.byteLength);
   // What the tokenizer gives, as text: identity when it decoded the page itself.
   const attr = bytes ? (v: string) => decodeHTMLAttribute(utf8(v)) : (v: string) => v;
   const text = bytes ? (v: string) => decodeHTML(utf8(v)) : (v: string) => v;
@@ -191,7 +189,10 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
       ontext(chunk) {
         if (inTitle) title = append(title!, text(chunk));
         if (hidden > 0) return;
-        hash?.add(chunk); // raw: decoding every chunk would cost the crawl a third of its speed
+        // Raw: decoding every chunk would cost the crawl a third of its speed. A UTF-8 page's chunk
+        // is its bytes just before the parser's end index, read there (page-fingerprint.ts).
+        if (bytes) hash?.addBytes(bytes, parser.endIndex + 1 - chunk.length, parser.endIndex + 1);
+        else hash?.add(chunk);
         const wanted = nav === 0 && blocks?.wants() ? text(chunk) : null;
         if (anchor) anchor.text = append(anchor.text, wanted ?? text(chunk));
         else if (around) recent = (recent + (wanted ?? text(chunk))).replace(/\s+/g, ' ').slice(-AROUND * 2);
@@ -214,11 +215,14 @@ export function extractLinks(html: string, opts: ExtractOptions = {}): Extracted
     },
     { decodeEntities: !bytes },
   );
-  // In slices, so that the time spent is checked as it goes.
+  // In slices, so that the time spent is checked as it goes. A UTF-8 page's slices are each made
+  // from its bytes: a slice of one string of the whole page is read through that string, every
+  // character, and tokenizing a bench-web page took a fifth longer.
   const t0 = performance.now();
   const budget = opts.budgetMs ?? PARSE_BUDGET_MS;
-  for (let at = 0; at < html.length; at += SLICE) {
-    parser.write(html.slice(at, at + SLICE));
+  const length = bytes ? bytes.length : (page as string).length;
+  for (let at = 0; at < length; at += SLICE) {
+    parser.write(bytes ? bytes.toString('latin1', at, at + SLICE) : (page as string).slice(at, at + SLICE));
     if (performance.now() - t0 > budget) throw new MarkupLimit(`parse-timeout: markup took more than ${budget} ms to parse`);
   }
   parser.end();

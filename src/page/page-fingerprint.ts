@@ -26,10 +26,28 @@ export class ContentHash {
   private size = 0;
 
   add(s: string): void {
-    let h = this.h;
+    // `| 0`: the start value is above 2^31, and a loop begun on it ran in doubles (twice as slow).
+    let h = this.h | 0;
     let n = 0;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
+      if (c <= 32) continue;
+      h = Math.imul(h ^ c, 0x01000193);
+      n++;
+    }
+    this.h = h;
+    this.size += n;
+  }
+
+  /**
+   * add() for bytes[start, end): a UTF-8 page's text, read from its bytes (what the parser reads
+   * one per character) at half the cost of reading the parser's slices of its string.
+   */
+  addBytes(bytes: Uint8Array, start: number, end: number): void {
+    let h = this.h | 0;
+    let n = 0;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i]!;
       if (c <= 32) continue;
       h = Math.imul(h ^ c, 0x01000193);
       n++;

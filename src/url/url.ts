@@ -10,7 +10,8 @@ export function resolveHref(href: string, base: string): URL | null {
   } catch {
     return null;
   }
-  u.hash = '';
+  // Only an input with '#' gives a fragment (a base's never carries over); setting it re-parses the URL.
+  if (href.includes('#')) u.hash = '';
   return u;
 }
 

@@ -103,8 +103,8 @@ const MAX_JSON_LD = 512 * 1024;
 /**
  * Collects the candidates from htmlparser2 events, so a caller that already parses the page
  * (extract.ts) can feed the same pass: call onopentag/ontext/onclosetag as the parser does,
- * then result(url, now). It expects attribute values and text decoded (in extract.ts's
- * utf8Bytes mode, decode them first), and the text inside <script> too, which extract.ts
+ * then result(url, now). It expects attribute values and text decoded (when extract.ts
+ * reads a page's UTF-8 bytes, decode them first), and the text inside <script> too, which extract.ts
  * itself skips as hidden: the JSON-LD is there.
  */
 export class PublishedCollector {

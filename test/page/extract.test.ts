@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultWeb, renderPage } from '../../bench/web.js';
 import { extractLinks, MarkupLimit, MAX_NESTING } from '../../src/page/extract.js';
+import { ContentHash } from '../../src/page/page-fingerprint.js';
 
 const links = (html: string, maxText?: number) => extractLinks(html, { maxText }).links;
 const texts = (html: string, maxText?: number) => links(html, maxText).map((l) => l.text);
@@ -22,8 +23,8 @@ describe('extractLinks', () => {
 
   it("keeps the first <title>'s text, not an <svg> tooltip's; decoded from UTF-8 bytes too", () => {
     expect(extractLinks('<svg><title>icon</title></svg><title>\n  Caf&eacute;   menu </title><title>second</title>').title).toBe('Café menu');
-    const bytes = Buffer.from('<title>Привет &amp; мир</title>', 'utf8').toString('latin1');
-    expect(extractLinks(bytes, { utf8Bytes: true }).title).toBe('Привет & мир');
+    const bytes = Buffer.from('<title>Привет &amp; мир</title>', 'utf8');
+    expect(extractLinks(bytes).title).toBe('Привет & мир');
     expect(extractLinks('<p>untitled</p>').title).toBeNull();
     expect(extractLinks(`<title>${'x'.repeat(500)}</title>`, { maxText: 300 }).title).toHaveLength(300);
   });
@@ -93,11 +94,11 @@ describe('extractLinks', () => {
   });
 });
 
-describe('extractLinks on UTF-8 bytes (utf8Bytes: how analysePage reads UTF-8 pages)', () => {
+describe('extractLinks on UTF-8 bytes (how analysePage reads UTF-8 pages)', () => {
   const decoder = new TextDecoder('utf-8');
   const both = (html: string | Buffer) => {
     const bytes = typeof html === 'string' ? Buffer.from(html) : html;
-    return { text: extractLinks(decoder.decode(bytes)), bytes: extractLinks(bytes.toString('latin1'), { utf8Bytes: true }) };
+    return { text: extractLinks(decoder.decode(bytes)), bytes: extractLinks(bytes) };
   };
   const cases: (string | Buffer)[] = [
     '<a href="/путь/страница?q=поиск">Ссылка  на\u00a0сайт</a> <a href="http://пример.рф/">Р Р Р</a>',
@@ -129,6 +130,29 @@ describe('extractLinks on UTF-8 bytes (utf8Bytes: how analysePage reads UTF-8 pa
       links += bytes.links.length;
     }
     expect(links).toBeGreaterThan(30 * 50);
+  });
+});
+
+describe('extractLinks feeds the page fingerprint its visible text', () => {
+  // About 130 KB of text in two chunks: the page is parsed in 64 KB slices, so chunks and a
+  // character's bytes straddle them.
+  const words = 'Ёж walrus café '.repeat(4500);
+  const html = `<title>T</title><p>${words}</p><script>var x = 1;</script><style>p{}</style><p>a &amp; b</p><div>${words}</div><a href="/x">x</a>`;
+  const noLinks = { internal: [], external: [], bad: [] };
+  const printOf = (feed: (h: ContentHash) => void) => {
+    const h = new ContentHash();
+    feed(h);
+    return h.print(noLinks);
+  };
+
+  it('as the bytes of a UTF-8 page stand, references undecoded', () => {
+    const fed = printOf((hash) => extractLinks(Buffer.from(html), { hash }));
+    expect(fed).toEqual(printOf((h) => h.add(Buffer.from(`T${words}a &amp; b${words}x`).toString('latin1'))));
+    expect(fed.textSize).toBe(Buffer.from(`T${words}a&amp;b${words}x`.replace(/\s/g, '')).length);
+  });
+
+  it('as decoded text for a page given as text', () => {
+    expect(printOf((hash) => extractLinks(html, { hash }))).toEqual(printOf((h) => h.add(`T${words}a & b${words}x`)));
   });
 });
 
