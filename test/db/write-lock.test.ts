@@ -85,20 +85,27 @@ describe('a command while another process writes the file', () => {
   }, 60_000);
 
   it('a crawl held up between its groups of pages says what it waits for, then fetches every page', async () => {
-    const n = 30;
+    const n = 60;
     const pages: Record<string, string> = { '/': Array.from({ length: n }, (_, i) => `<a href="/p${i}">p${i}</a>`).join(' ') };
     for (let i = 0; i < n; i++) pages[`/p${i}`] = `<a href="http://out${i}.test/">out</a>`;
     const site = await servePages(pages);
     try {
       const db = join(tmp.dir, 'crawl.db');
       expect((await beebot(['seeds', 'add', `http://lock.test:${site.port}/`], { db })).code).toBe(0);
-      // one page at a time, 150 ms apart: the crawl runs for some seconds, committing as it goes
-      const run = beebot(['crawl', '--budget', '100', '--delay', '150', '--concurrency', '1', '--resolve', `lock.test:${site.port}:127.0.0.1`], { db });
+      // one page at a time, 100 ms apart: the crawl runs for some seconds, committing as it goes
+      const run = beebot(['crawl', '--budget', '100', '--delay', '100', '--concurrency', '1', '--resolve', `lock.test:${site.port}:127.0.0.1`], { db });
       while (site.requests.filter((r) => r.includes('/p')).length < 5) await new Promise((r) => setTimeout(r, 20));
       const other = otherWriter(db);
-      await heard(run, WAITING);
-      const asked = site.requests.length;
-      other.end();
+      let said: string | null;
+      let asked: number;
+      try {
+        // a crawl that ended before it met the lock fails here, not by the test's timeout
+        said = await Promise.race([heard(run, WAITING), run.then(() => null)]);
+        asked = site.requests.length;
+      } finally {
+        other.end();
+      }
+      expect(said, 'the crawl ended before it met the lock').not.toBeNull();
       const r = await run;
       expect(r.code, r.stderr).toBe(0);
       expect(site.requests.length).toBeGreaterThan(asked); // it went on after the wait
