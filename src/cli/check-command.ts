@@ -41,7 +41,7 @@ export function checkCommand(): Command {
         '(each distinct URL checked once: HEAD, else GET; cached with its time). Without <file>: printed (--json); ' +
         "with one: .csv (RFC 4180), .jsonl or .html by extension, '-' = CSV to stdout",
     )
-    .argument('<site>', 'site id, URL or short name')
+    .argument('<site>', 'site id, URL, host or short name')
     .argument('[file]', 'a .csv, .jsonl or .html file, or -')
     .option('--max <n>', 'check at most n external URLs now (cached ones are free)')
     .option('--recheck', 'ignore cached results: check every external URL again')

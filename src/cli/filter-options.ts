@@ -10,7 +10,7 @@ export const TABLE_ROWS = 50;
 /** The filter options shared by `links <kind>`, `links delete` and `export`. */
 export function addFilterOptions(c: Command): Command {
   return c
-    .option('--site <id>', 'only links of this site (id, URL or short name)')
+    .option('--site <id>', 'only links of this site (id, URL, host or short name)')
     .option('--host <host>', 'only links to this host or its subdomains (external, internal)')
     .option('--grep <text>', 'only links whose URL (or anchor text) contains this, ignoring case')
     .option('--level <n>', 'only links found on pages of this level (internal: pages of this level)')
@@ -25,7 +25,7 @@ export function readFilter(db: Db, flags: FilterFlags & { site?: string }, kind:
   return { siteId: siteOption(db, flags.site), ...rest };
 }
 
-/** A --site value (id, URL or short name) as a site id; null when not given. */
+/** A --site value (id, URL, host or short name) as a site id; null when not given. */
 export function siteOption(db: Db, ref: string | undefined): number | null {
   if (ref === undefined) return null;
   const s = resolveSiteRef(db, ref);

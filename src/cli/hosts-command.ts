@@ -20,7 +20,7 @@ export function hostsCommand(): Command {
       'the companion set: outside hosts the sites link to, most shared first: sites linking to each, ' +
         'pairs ((page, external URL) pairs, as status and export count them) and linking pages',
     )
-    .option('--site <id>', 'only links of this site (id, URL or short name)')
+    .option('--site <id>', 'only links of this site (id, URL, host or short name)')
     .addOption(new Option('--by <level>', 'group by host name or by registrable domain').choices(['host', 'domain']).default('host'))
     .option('--min-sites <n>', 'only hosts linked from at least n target sites (2 = the shared companion set)')
     .option('--limit <n>', `at most n rows (default on a terminal: ${TABLE_ROWS}; piped or --json: all)`)

@@ -18,7 +18,7 @@ export function mapCommand(): Command {
         'a page linked from several pages of one layer under the one of highest PageRank (k = 0.85); ' +
         "format by extension: .xml (schema/beebot-map.xsd), .html (one self-contained page), .json; '-' writes XML to stdout",
     )
-    .argument('<site>', 'site id, URL or short name')
+    .argument('<site>', 'site id, URL, host or short name')
     .argument('<file>', 'a .xml, .html or .json file, or -')
     .addOption(quietOption())
     .action(async (siteRef: string, file: string, flags: { quiet?: boolean }, cmd: Command) => {

@@ -29,7 +29,7 @@ export function paramsCommand(): Command {
   params
     .command('list')
     .description('the rules, by site, script path and parameter')
-    .option('--site <site>', 'only this site (id, URL or short name)')
+    .option('--site <site>', 'only this site (id, URL, host or short name)')
     .option('--json', 'print JSON')
     .action(async (opts: { site?: string; json?: boolean }, cmd: Command) => {
       await withReadDb(cmd, (db) => {

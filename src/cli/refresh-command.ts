@@ -44,7 +44,7 @@ export function refreshCommand(): Command {
         'until its time budget is spent; a changed page\'s links are re-read (new ones added, missing ones marked gone), a 404/410 marks it gone, ' +
         'pages a changed page newly links to are read too. Ctrl-C stops; a rerun resumes the stopped iteration',
     )
-    .option('--site <ref>', 'only this site (id, URL or short name; repeatable); default all', (v: string, acc: string[]) => [...acc, v], [])
+    .option('--site <ref>', 'only this site (id, URL, host or short name; repeatable); default all', (v: string, acc: string[]) => [...acc, v], [])
     .addOption(new Option('--schedule <name>', 'which pages an iteration checks: scent (S.C.E.N.T.), uniform (round robin), change-rate (in proportion to the estimated rate of change)').choices(scheduleNames).default('scent'))
     .option('--delta <x>', 'scent every page gains after each iteration: 0 stops checking pages found unchanged a few times; large values approach uniform revisiting', String(DEFAULT_DELTA))
     .addOption(new Option('--value <f>', 'value of content of a given size: log (the article), linear, binary (changed or not)').choices(valueFunctions).default('log'))

@@ -16,7 +16,7 @@ export function searchCommand(): Command {
         'says on stderr how many pages the index holds; exit 1 when no page matches (as grep)',
     )
     .argument('<query>', "FTS5 query: words (all must match), \"a phrase\", OR, NOT, prefix*, title:word")
-    .option('--site <site>', 'only pages of this site (id, URL or short name)')
+    .option('--site <site>', 'only pages of this site (id, URL, host or short name)')
     .option('--limit <n>', `at most n pages (default ${DEFAULT_HITS})`)
     .option('--json', 'print a JSON array of objects')
     .action(async (query: string, flags: { site?: string; limit?: string; json?: boolean }, cmd: Command) => {

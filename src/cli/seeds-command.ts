@@ -141,7 +141,7 @@ export function seedsCommand(): Command {
 
   seeds
     .command('remove <site>')
-    .description('remove a site (by id, URL or short name) and all its links')
+    .description('remove a site (by id, URL, host or short name) and all its links')
     .option('--yes', 'do not ask for confirmation')
     .action(async (ref: string, opts: { yes?: boolean }, cmd: Command) => {
       await withDb(cmd, async (db) => {
@@ -156,7 +156,7 @@ export function seedsCommand(): Command {
     });
   seeds
     .command('retry [sites...]')
-    .description('try Not Available sites again in the next crawl, whatever their start page answered (by id, URL or short name; none: every one)')
+    .description('try Not Available sites again in the next crawl, whatever their start page answered (by id, URL, host or short name; none: every one)')
     .action(async (refs: string[], _opts: unknown, cmd: Command) => {
       await withDb(cmd, async (db) => {
         const ids = refs.map((ref) => {

@@ -49,7 +49,7 @@ export function watchCommand(): Command {
         'each hub is checked when due, its new links stored with when they appeared; the next check comes from the group\'s rhythm learned ' +
         'from history (random forest on hour of day and day of week), a Poisson estimate, or a fixed interval. Ctrl-C stops; a rerun resumes',
     )
-    .option('--site <ref>', 'only this site (id, URL or short name; repeatable); default all', (v: string, acc: string[]) => [...acc, v], [])
+    .option('--site <ref>', 'only this site (id, URL, host or short name; repeatable); default all', (v: string, acc: string[]) => [...acc, v], [])
     .option('--for <duration>', 'stop after this long (e.g. 8h, 2d)')
     .option('--until <time>', 'start no check after this: an ISO time, or a duration from now')
     .addOption(new Option('--schedule <name>', 'learned (the group\'s predicted rate), poisson (Cho & Garcia-Molina\'s change-rate estimate), fixed (--interval)').choices(watchSchedules).default('learned'))

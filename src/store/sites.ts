@@ -1,6 +1,8 @@
 import { fetchUrl, urlKey, type NormalizeMode } from '../url/url.js';
 import { boundsKey, domainOf, siteRule, sitesByDomain, type Scope, type SiteRule } from '../url/scope.js';
 import { SiteOverlaps } from '../url/site-overlaps.js';
+import { siteNamed } from '../url/site-ref.js';
+import { UsageError } from '../errors.js';
 import { parseUrlPattern, type UrlPattern } from '../url/url-pattern.js';
 import type { SessionIds } from '../url/session-ids.js';
 import type { RewardMode } from '../schedule/sites/reward.js';
@@ -192,26 +194,20 @@ export function deleteSite(db: Db, id: number): void {
   }).immediate(); // see deleteLinks: a crawl may be writing
 }
 
-/** Find a site by id, start URL or short name (what users type). */
+/**
+ * The site a user names (url/site-ref.ts: id, short name, start URL, or its host when one site is
+ * on it); undefined when none is. A host several sites share is a usage error naming them.
+ */
 export function resolveSiteRef(db: Db, ref: string): Site | undefined {
-  const sites = listSites(db);
-  if (/^\d+$/.test(ref)) return sites.find((s) => s.id === Number(ref));
-  return sites.find((s) => s.short === ref || s.url === ref || s.url === ref + '/' || sameSeed(s.url, ref));
-}
-
-function sameSeed(siteUrl: string, ref: string): boolean {
-  try {
-    const a = new URL(siteUrl);
-    const b = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(ref) ? ref : `https://${ref}`);
-    return a.hostname.replace(/^www\./, '') === b.hostname.replace(/^www\./, '') && a.pathname === b.pathname;
-  } catch {
-    return false;
-  }
+  const r = siteNamed(listSites(db), ref);
+  if ('site' in r) return r.site;
+  if ('several' in r) throw new UsageError(`'${ref}' is the host of ${r.several.length} sites (${r.several.map((s) => `${s.id}: ${s.url}`).join(', ')}): name one by its id, short name or start URL`);
+  return undefined;
 }
 
 /**
- * Set every site's reward sum and maximum from its pulls under `mode` (pulls from before schema 5
- * have only the pairs count). The crawl calls it first, so a database whose reward mode changed
+ * Set every site's reward sum and maximum from its pulls under `mode` (pulls stored by an older
+ * beebot have only the pairs count). The crawl calls it first, so a database whose reward mode changed
  * continues with statistics of the new mode.
  */
 export function recountRewards(db: Db, mode: RewardMode): void {
