@@ -19,7 +19,7 @@ function dueWhy(s: CrawlSummary, x: SiteLeft): string {
 /** `4 wait for http://k.test (robots.txt HTTP 502; next try 14:32:10)` */
 function hostWait(h: SiteLeft['hosts'][number], now: number): string {
   const next = h.nextRun ? 'in the next run' : `next try ${clockTime(h.earliest, now)}`;
-  return `${n(h.pages)} wait for ${h.origin} (${h.cause}; ${next})`;
+  return `${n(h.pages)} ${h.pages === 1 ? 'waits' : 'wait'} for ${h.origin} (${h.cause}; ${next})`;
 }
 
 /** One site's pages left: `1,213 pages left: 1,209 left by the budget; 4 wait for k.test (…)`. */

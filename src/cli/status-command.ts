@@ -80,7 +80,7 @@ function waitingLines(sites: SiteStatus[]): string[] {
     s.waiting.slice(0, 2).map((w) => {
       const h = s.politeness.find((p) => p.host === new URL(w.origin).host);
       const said = h?.robots && /for now/.test(h.robots) ? h.robots : h && h.failures > 0 ? `${counted(h.failures, 'failure')} in a row` : 'failed for now';
-      return `${s.short ?? new URL(s.url).hostname}: ${counted(w.pages, 'queued page')} wait for ${w.origin} (${said}; next try ${clockTime(w.retry_at, now)} or the next crawl)`;
+      return `${s.short ?? new URL(s.url).hostname}: ${counted(w.pages, 'queued page')} ${w.pages === 1 ? 'waits' : 'wait'} for ${w.origin} (${said}; next try ${clockTime(w.retry_at, now)} or the next crawl)`;
     }),
   );
   if (waiting.length > WAITING_SHOWN) lines.push(`and ${counted(waiting.length - WAITING_SHOWN, 'more site')} with pages waiting for a host (--json: waiting)`);

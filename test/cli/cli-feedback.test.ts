@@ -303,14 +303,16 @@ describe('a command that writes a file', () => {
 });
 
 describe('a count of one', () => {
-  it('is singular: "1 page failed", "1 page of 1 site waits"', async () => {
+  it('is singular: "1 page failed", "1 page of 1 site waits", "1 queued page waits for"', async () => {
     const db = newDb();
     expect((await beebot(['seeds', 'add', `http://fails.test:${site.port}/`], { db })).code).toBe(0);
     const r = await beebot(['crawl', '--delay', '0', '--resolve', `fails.test:${site.port}:127.0.0.1`], { db });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^  site http://fails\\.test:${site.port}/: 1 page left: 1 wait for http://fails\\.test:${site.port} \\(HTTP 503; next try \\d\\d:\\d\\d:\\d\\d\\)$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^  site http://fails\\.test:${site.port}/: 1 page left: 1 waits for http://fails\\.test:${site.port} \\(HTTP 503; next try \\d\\d:\\d\\d:\\d\\d\\)$`, 'm'));
     expect(r.stdout).toMatch(/^failed for now: \d+ attempts? this run( \(last: .*\))?, kept in the frontier$/m);
     expect(r.stdout).toMatch(/^1 page of 1 site waits to be retried/m);
+    const status = await beebot(['status'], { db });
+    expect(status.stdout).toMatch(new RegExp(`^fails\\.test: 1 queued page waits for http://fails\\.test:${site.port} \\(failed for now; next try \\d\\d:\\d\\d:\\d\\d or the next crawl\\)$`, 'm'));
   });
 });
 

@@ -168,7 +168,7 @@ describe('a full crawl of real sites', () => {
     // the origin's pages failed often enough first (a slower machine retries more), that streak
     // with the same last cause
     expect(r.stdout).toMatch(
-      /site www\.sqlite\.org: [\d,]+ pages left: [\d,]+ wait for https:\/\/sqlite\.org \((robots\.txt: |\d+ pages in a row failed for now, the last with (robots\.txt: )?)proxy refused the tunnel \(502\)/,
+      /site www\.sqlite\.org: [\d,]+ pages left: [\d,]+ waits? for https:\/\/sqlite\.org \((robots\.txt: |\d+ pages in a row failed for now, the last with (robots\.txt: )?)proxy refused the tunnel \(502\)/,
     );
     const waiting = rows<{ n: number }>(db, "SELECT count(*) AS n FROM pages p JOIN sites s ON s.id = p.site_id WHERE s.short = 'www.sqlite.org' AND p.status = 'queued' AND p.retry_at IS NOT NULL AND p.url LIKE 'https://sqlite.org/%'")[0]!.n;
     expect(waiting).toBeGreaterThan(0);
@@ -229,8 +229,8 @@ describe('a full crawl of real sites', () => {
         expect([...fetched].filter((u) => !before.has(u)), `${host}: pages the full crawl did not fetch`).toEqual([]);
       }
       expect(r.stdout).toMatch(/^this run: [\d,]+ pages/m);
-      expect(r.stdout).toMatch(/site www\.postfix\.org: \d+ pages? left: \d+ wait for http:\/\/postfix\.org \(robots\.txt HTTP 502; next try /);
-      expect(r.stdout).toMatch(/site www\.sphinx-doc\.org: \d+ pages? left: \d+ wait for https:\/\/sphinx-doc\.org \(certificate not trusted: self-signed certificate; in the next run\)/);
+      expect(r.stdout).toMatch(/site www\.postfix\.org: \d+ pages? left: \d+ waits? for http:\/\/postfix\.org \(robots\.txt HTTP 502; next try /);
+      expect(r.stdout).toMatch(/site www\.sphinx-doc\.org: \d+ pages? left: \d+ waits? for https:\/\/sphinx-doc\.org \(certificate not trusted: self-signed certificate; in the next run\)/);
       expect(r.stdout).toMatch(/^not fetched: \d+ pages? on hosts whose TLS certificate is not accepted \(last: https:\/\/sphinx-doc\.org\/\S+: certificate not trusted: self-signed certificate\)/m);
       const twins = rows<{ host: string; n: number; waiting: number; attempts: number }>(
         db,

@@ -124,8 +124,8 @@ describe('a crawl of bad servers', () => {
       expect(waiting).toBeGreaterThan(0);
       expect(r.stdout).toMatch(new RegExp(`^${waiting} pages of [1-4] sites? wait to be retried \\(earliest [\\d:-]+( [\\d:]+)?\\); run beebot crawl again then$`, 'm'));
       // the host that asked to be left alone is left to the next run: its pages wait, counted and named
-      expect(r.stdout).toMatch(/^  site http:\/\/busy\.test:\d+\/: \d+ pages? left: \d+ wait for http:\/\/busy\.test:\d+ \(asked not to be asked before [\d: -]+ \(Retry-After; max-backoff is 2000 ms\); in the next run\)$/m);
-      expect(r.stdout).toMatch(/^  site http:\/\/later\.test:\d+\/: \d+ pages? left: \d+ wait for http:\/\/later\.test:\d+ \(asked not to be asked before 2099-01-01 [\d:]+ \(Retry-After; max-backoff is 2000 ms\); in the next run\)$/m);
+      expect(r.stdout).toMatch(/^  site http:\/\/busy\.test:\d+\/: \d+ pages? left: \d+ waits? for http:\/\/busy\.test:\d+ \(asked not to be asked before [\d: -]+ \(Retry-After; max-backoff is 2000 ms\); in the next run\)$/m);
+      expect(r.stdout).toMatch(/^  site http:\/\/later\.test:\d+\/: \d+ pages? left: \d+ waits? for http:\/\/later\.test:\d+ \(asked not to be asked before 2099-01-01 [\d:]+ \(Retry-After; max-backoff is 2000 ms\); in the next run\)$/m);
       // a host asking for longer than max-backoff is asked once, not hammered
       expect(sites.busy!.hits('/') + [...Array(10).keys()].reduce((n, i) => n + sites.busy!.hits(`/p${i}`), 0)).toBe(2);
       healed = true;
