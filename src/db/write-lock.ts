@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Db } from './db-types.js';
+import { sqliteOf, type Db } from './db-types.js';
 import { beginWrite } from './dialect.js';
 
 /**
@@ -39,7 +39,7 @@ export function beginSaying(db: Database.Database, file: string, waitMs = LOCK_W
 
 /** A write transaction: on SQLite said when it waits (beginSaying); PostgreSQL locks rows, not the database. */
 export function beginWriting(db: Db): void {
-  if (db.kind === 'sqlite') beginSaying(db as unknown as Database.Database, db.name);
+  if (db.kind === 'sqlite') beginSaying(sqliteOf(db), db.name);
   else db.exec(beginWrite(db));
 }
 
