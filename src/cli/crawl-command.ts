@@ -162,7 +162,7 @@ async function refreshAction(flags: CrawlFlags, cmd: Command, resolve: Map<strin
   const run = Object.entries({ delay: flags.delay, 'user-agent': flags.userAgent })
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => [k, parseSetting(k as keyof Settings, v!)] as const);
-  const release = holdRunLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`);
+  const release = holdRunLock(dbPath(cmd), (pid) => `another crawl (pid ${pid}) is running on ${dbPath(cmd)}`, { mustExist: true });
   try {
     await withDb(cmd, async (db) => {
       holdPgRunLock(db, `another refresh is running on ${db.name}`);

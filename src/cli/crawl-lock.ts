@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync 
 import { basename, dirname, join } from 'node:path';
 import { BeebotError } from '../errors.js';
 import { isPostgresUrl } from '../db/pg/url.js';
-import { checkFolder } from '../db/db-file.js';
+import { checkExists, checkFolder } from '../db/db-file.js';
 
 /**
  * Hold `<db>.lock`, the file `beebot crawl` holds while it runs (same format: the holder's pid), so
@@ -65,6 +65,10 @@ function alive(pid: number): boolean {
  * lock file (every crawl there is a worker of one shared crawl, crawl-command.ts): refresh and
  * watch take holdPgRunLock (db/run-lock.ts) once connected.
  */
-export function holdRunLock(db: string, busyMessage: (pid: number) => string): () => void {
-  return isPostgresUrl(db) ? () => {} : holdCrawlLock(db, busyMessage);
+export function holdRunLock(db: string, busyMessage: (pid: number) => string, opts: { mustExist?: boolean } = {}): () => void {
+  if (isPostgresUrl(db)) return () => {};
+  // A command that edits what is there says a database is missing before it locks: two of them
+  // started at once on none would otherwise meet each other's lock instead.
+  if (opts.mustExist) checkExists(db);
+  return holdCrawlLock(db, busyMessage);
 }

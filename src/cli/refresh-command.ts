@@ -72,7 +72,7 @@ export function refreshCommand(): Command {
       const run = Object.entries({ delay: flags.delay, 'user-agent': flags.userAgent })
         .filter(([, v]) => v !== undefined)
         .map(([k, v]) => [k, parseSetting(k as keyof Settings, v!)] as const);
-      const release = holdRunLock(dbPath(cmd), (pid) => `a crawl or refresh (pid ${pid}) is running on ${dbPath(cmd)}`);
+      const release = holdRunLock(dbPath(cmd), (pid) => `a crawl or refresh (pid ${pid}) is running on ${dbPath(cmd)}`, { mustExist: true });
       try {
         await withDb(cmd, async (db) => {
           holdPgRunLock(db, `a refresh or watch is running on ${dbPath(cmd)}`);

@@ -172,7 +172,7 @@ async function importHistory(file: string, cmd: Command): Promise<void> {
   } catch (err) {
     throw new UsageError(cannotRead(file, err));
   }
-  const release = holdRunLock(dbPath(cmd), (pid) => `a crawl, refresh or watch (pid ${pid}) is running on ${dbPath(cmd)}`);
+  const release = holdRunLock(dbPath(cmd), (pid) => `a crawl, refresh or watch (pid ${pid}) is running on ${dbPath(cmd)}`, { mustExist: true });
   try {
     await withDb(cmd, (db) => {
       holdPgRunLock(db, `a refresh or watch is running on ${dbPath(cmd)}`);
@@ -229,7 +229,7 @@ async function run(flags: WatchFlags, cmd: Command): Promise<void> {
   const minGroupItems = parseCount(flags.minGroupItems, '--min-group-items', 1);
   if (flags.proxy !== undefined && !/^https?:\/\/[^/]+/i.test(flags.proxy)) throw new UsageError(`--proxy must be an http(s) URL, got '${flags.proxy}'`);
   const delay = flags.delay === undefined ? [] : [['delay', parseSetting('delay', flags.delay)] as const];
-  const release = holdRunLock(dbPath(cmd), (pid) => `a crawl, refresh or watch (pid ${pid}) is running on ${dbPath(cmd)}`);
+  const release = holdRunLock(dbPath(cmd), (pid) => `a crawl, refresh or watch (pid ${pid}) is running on ${dbPath(cmd)}`, { mustExist: true });
   try {
     await withDb(cmd, async (db) => {
       holdPgRunLock(db, `a refresh or watch is running on ${dbPath(cmd)}`);

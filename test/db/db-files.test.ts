@@ -188,6 +188,17 @@ describe('a folder with no database', () => {
     });
     expect(readdirSync(dir)).toEqual([]);
   }, 240_000);
+
+  it('a missing database is said before the run lock: one held by a live process beside it does not hide it', async () => {
+    const dir = join(tmp.dir, 'locked-empty');
+    mkdirSync(dir);
+    const file = join(dir, 'beebot.db');
+    writeFileSync(`${file}.lock`, String(process.pid)); // as a crawl, refresh or watch holds it
+    for (const args of [['refresh'], ['crawl', '--refresh'], ['watch', '--for', '1s']]) {
+      const r = await beebot(args, { db: file });
+      expect([r.code, r.stderr], args.join(' ')).toEqual([1, `beebot: no database here: ${file} does not exist (seeds add creates one)\n`]);
+    }
+  });
 });
 
 describe('a database in a folder that does not exist', () => {
