@@ -1,3 +1,5 @@
+import { urlHost } from './host.js';
+
 /**
  * Which site a user means by what they type (`map`, `check`, `params`, `seeds remove`, `--site`):
  * its id, its short name, its start URL (a bare domain meaning https://, `www.` and a trailing
@@ -25,14 +27,8 @@ export function siteNamed<S extends NamedSite>(sites: readonly S[], ref: string)
 
 const withScheme = (ref: string): string => (/^[a-z][a-z0-9+.-]*:\/\//i.test(ref) ? ref : `https://${ref}`);
 
-/** A URL's host without `www.`, or null for what is no URL. */
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url).hostname.replace(/^www\./, '');
-  } catch {
-    return null;
-  }
-}
+/** A stored site URL's host without `www.`. */
+const hostOf = (url: string): string | undefined => urlHost(url)?.replace(/^www\./, '');
 
 /** The host a reference names when it is a host alone (a path of '/' at most), or null. */
 function bareHost(ref: string): string | null {
